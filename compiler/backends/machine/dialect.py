@@ -139,6 +139,14 @@ class CythonDialect(PythonDialect):
         whose = f"[{self.player(ex, args[0])}]" if track.per_player else ""
         return f"{STATE}.{self.field('track_' + _c_name(name), f'track {name}').name}{whose}"
 
+    def track_cell_targets(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...] | None) -> dict[str, str]:
+        """A track on an enum: each of its cells as something to assign to, by enum value."""
+        if not args:
+            raise Unsupported(f"writes track {name} without saying which cell")
+        whose = f"[{self.player(ex, args[0])}]" if self.model.tracks[name].per_player else ""
+        return {v: f"{STATE}.{self.field('track_' + _c_name(f'{name}({v})'), f'track {name}').name}{whose}"
+                for v in self.model.track_values[name]}
+
     def counter_row(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...]) -> tuple[str, str]:
         """(a counter's row in the struct, the table of its cells by entity)."""
         field = self.field("counter_" + name, f"counter {name}")

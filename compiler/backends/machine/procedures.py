@@ -15,7 +15,7 @@ in words, as a define is: the native coverage report lists both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -27,7 +27,7 @@ from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeEmitter, Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.frontend import ast
-from rulespec.compiler.frontend.checks.types import INT, UNKNOWN, element
+from rulespec.compiler.frontend.checks.types import INT, PLAYER, UNKNOWN, element, entity_type, type_of_ref
 from rulespec.compiler.frontend.errors import InternalError
 
 # The runtime's names a native procedure may use: the module writes each natively
@@ -35,19 +35,14 @@ from rulespec.compiler.frontend.errors import InternalError
 PRIMITIVES = frozenset({"move_card", "move_card_bottom", "top_card", "shuffle", "tick", "some_card",
                         "bounded", "log_line", "label_of", "text_of", "end_game", "lose_game",
                         "PLAYER_LABELS", "ENTITY_LABELS", "RuleError", "log_seen", "secret_part",
-                        "show_card", "log_shown", "conceal_zone"})
+                        "show_card", "log_shown", "conceal_zone", "zone_slot", "zone_value"})
+RESOLVES = ("resolve_event", "resolve_action")  # written natively when every card's routine compiles
 # What stops a statement, in words, when the generated code names a runtime helper the native
 # engine has not (the defines' reasons cover the expressions).
 STATEMENT_REASONS = {
     "activate": "starts a lasting effect, which the native engine does not hold yet",
     "cancel": "ends a lasting effect, which the native engine does not hold yet",
     "expire": "ends lasting effects, which the native engine does not hold yet",
-    "resolve_event": "resolves a card's event, which the native engine does not do yet",
-    "resolve_action": "resolves a card's action, which the native engine does not do yet",
-    "pick_random": "picks at random among members, which the native engine does not do yet",
-    "roll_sorted": "rolls several dice at once, which the native engine does not do yet",
-    "zone_slot": "moves cards to or from a zone held in a value, which the native engine does not"
-                 " do yet",
     "unknown_function": "calls a function the spec does not declare",
 }
 
@@ -64,6 +59,30 @@ class NativeProcedure:
     body: str  # Cython, indented one level
     spec: str
     gives: bool  # whether it gives a value (`return e`)
+    unbound: list[str] = field(default_factory=list)  # locals that may be read unbound: UNBOUND first
+    zones: list[str] = field(default_factory=list)  # the params that hold a zone (zone_value's form)
+    gives_zone: bool = False  # its value is a zone (given back to Python as the generated package's)
+
+
+@dataclass
+class NativeWhen:
+    """A card's `event when` or `action when` as a C function of the state, `you` and `this`."""
+
+    index: int  # the card's
+    function: str  # the generated package's name for it
+    test: str
+    spec: str
+
+
+@dataclass
+class NativeResolve:
+    """resolve_event or resolve_action natively (templates/procedures.pxi.j2): each card's
+    routine, a plain one's C function or a suspending one's step and frame size, and `when`s."""
+
+    helper: str  # resolve_event or resolve_action
+    plain: list[tuple[int, str]] = field(default_factory=list)  # (card, C function)
+    steps: list[tuple[int, int, int]] = field(default_factory=list)  # (card, step id, size - 2)
+    whens: list[NativeWhen] = field(default_factory=list)
 
 
 @dataclass
@@ -74,12 +93,26 @@ class NativeProcedures:
     entity_labels: str
     compiled: list[NativeProcedure] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
+    cards: list[NativeProcedure] = field(default_factory=list)  # cards' plain events and actions
+    resolves: list[NativeResolve] = field(default_factory=list)  # those the module writes
+    event_done: int = 0  # the step below a suspending event's frame
 
 
 ENV = Environment(loader=PackageLoader("rulespec.compiler.backends.machine", "templates"),
                   undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                   keep_trailing_newline=True, autoescape=False)
 _MACROS: list = []  # the statements template's macros, loaded once
+
+
+class StatementEmitter(NativeEmitter):
+    """The native emitter of statements: a zone held in a value is its slot by `held_zone`
+    (templates/procedures.pxi.j2; the primitives' own `zone_slot` checks a slot)."""
+
+    def zone_slot(self, node: ast.Expr) -> Code:
+        code = super().zone_slot(node)
+        if code.text.startswith("zone_slot("):
+            return replace(code, text="held_zone(" + code.text.removeprefix("zone_slot("))
+        return code
 
 
 class NativeLowerer(Lowerer):
@@ -89,14 +122,19 @@ class NativeLowerer(Lowerer):
         self.compiler = compiler
         self.dialect = compiler.defines.dialect
         super().__init__(compiler.gen, routine, "py",
-                         lambda gen, scope: NativeEmitter(gen, scope, self.dialect))
+                         lambda gen, scope: StatementEmitter(gen, scope, self.dialect))
         decl = compiler.model.procedures.get(routine.key.removeprefix("procedure "))
         self.types = compiler.types
-        # the checker's type of each name bound (`start` takes none)
+        # the checker's type of each name bound (`start` takes none; a card's routine `you`, `this`)
         self.env = dict(self.types.param_types(decl.params)) if routine.kind == "procedure" else {}
+        if routine.kind in ("event", "action"):
+            index = int(routine.key.split()[1])
+            self.env = {"you": PLAYER, "this": entity_type(compiler.model, index)}
         self.temps: list[str] = []
         self.buffers: list[tuple[str, int]] = []
-        self.room = max(len(self.gen.model.entities), len(self.gen.model.players), 1)
+        model = self.gen.model  # room for the members of any collection but a range
+        self.room = max([len(model.entities), len(model.players), 1]
+                        + [len(e.values) for e in model.enums.values()])
 
     def temp(self, name: str) -> str:
         if name not in self.temps:
@@ -132,19 +170,11 @@ class NativeLowerer(Lowerer):
         if name in model.var_index:
             target, value = self.dialect.var_write(self.ex, name, op, amount)
             self.add(ln.Assign(depth, target=target, value=self._kept(value, stmt, grows)))
+        elif name in model.track_values:
+            self._write_enum_track(name, ref.args, op, amount, depth)
         elif name in model.tracks:
             target = self.dialect.track_target(self.ex, name, ref.args)
-            value = self._update(target, op, amount)
-            if name in model.flags:  # a truth, kept as 0 or 1 (only `set` reaches a flag)
-                self.add(ln.Assign(depth, target=target, value=_c_flag(value)))
-                return
-            low, high = model.tracks[name].low, model.tracks[name].high
-            if not (isinstance(low, int) and isinstance(high, int)):
-                raise Unsupported(f"writes track {name}, whose bounds are known only when it runs,"
-                                  " which the native engine does not do yet")
-            bounded = clamp(low, high, value)
-            self.add(ln.Assign(depth, target=target, value=bounded.text if bounded is not None
-                               else f"max({low}, min({high}, {value.text}))"))
+            self._write_cell(name, target, op, amount, model.tracks[name].low, model.tracks[name].high, depth)
         elif name in model.counters and ref.args:
             row, cells = self.dialect.counter_row(self.ex, name, ref.args)
             cell = self._simple(self.ex.value(ref.args[-1]), ref.args[-1], self.temp("cell"), depth)
@@ -159,6 +189,40 @@ class NativeLowerer(Lowerer):
                 value = f"bounded({value}, {self.loc(stmt)})"
             self.add(ln.Call(depth, code=f"set_counter({row}, {cells}, {cell}, {value})"))
 
+    def _write_cell(self, name: str, target: str, op: str, amount, low, high, depth: int) -> None:
+        """A track's cell written, clamped to its bounds (a flag kept as 0 or 1)."""
+        value = self._update(target, op, amount)
+        if name in self.gen.model.flags:  # a truth, kept as 0 or 1 (only `set` reaches a flag)
+            self.add(ln.Assign(depth, target=target, value=_c_flag(value)))
+            return
+        if not (isinstance(low, int) and isinstance(high, int)):
+            raise Unsupported(f"writes track {name}, whose bounds are known only when it runs,"
+                              " which the native engine does not do yet")
+        bounded = clamp(low, high, value)
+        self.add(ln.Assign(depth, target=target, value=bounded.text if bounded is not None
+                           else f"max({low}, min({high}, {value.text}))"))
+
+    def _write_enum_track(self, name: str, args, op: str, amount, depth: int) -> None:
+        """A track on an enum: its cell, a field each with bounds of its own, chosen by the value
+        (among them when it is known only when it runs: none or another fails, as the look-up)."""
+        model = self.gen.model
+        targets = self.dialect.track_cell_targets(self.ex, name, args)
+        track = model.tracks[name]
+        bounds = dict(zip(model.track_values[name], model.track_bounds.get(name, ())))
+        value = self.ex.emit(args[-1])
+        if value.is_constant and value.value in targets:
+            low, high = bounds.get(value.value, (track.low, track.high))
+            self._write_cell(name, targets[value.value], op, amount, low, high, depth)
+            return
+        place = self._simple(value.text, args[-1], self.temp("place"), depth)
+        for i, (cell, target) in enumerate(targets.items()):
+            test = f"{place} == {self.dialect.enum_place[cell]}"
+            self.add(ln.If(depth, test=test) if i == 0 else ln.Elif(depth, test=test))
+            low, high = bounds.get(cell, (track.low, track.high))
+            self._write_cell(name, target, op, amount, low, high, depth + 1)
+        self.add(ln.Else(depth))
+        self.add(ln.Call(depth + 1, code=f"no_cell({place}, {name!r})"))
+
     def lower_Let(self, stmt: ast.Let, depth: int) -> None:
         self.env[stmt.name.name] = self.types.infer(stmt.value, self.env)
         super().lower_Let(stmt, depth)
@@ -168,11 +232,46 @@ class NativeLowerer(Lowerer):
         self.add(ln.Assign(depth, target=self.local(stmt.name.name), value=f"roll_die(state, 6, {self.loc(stmt)})"))
         self.bind(stmt.name.name)
 
+    def lower_RollDice(self, stmt: ast.RollDice, depth: int) -> None:
+        """Several dice, highest first, into a C array, then each name its die (0 past them)."""
+        rolls = f"rolls_{len(self.buffers)}"
+        self.buffers.append((rolls, len(stmt.names)))
+        self.add(ln.Call(depth, code=f"roll_sorted(state, {self.ex.value(stmt.count)}, {len(stmt.names)},"
+                                     f" {self.loc(stmt)}, {rolls})"))
+        for i, name in enumerate(stmt.names):
+            self.env[name.name] = INT
+            self.add(ln.Assign(depth, target=self.local(name.name), value=f"{rolls}[{i}]"))
+            self.bind(name.name)
+
+    def lower_PickRandom(self, stmt: ast.PickRandom, depth: int) -> None:
+        """The members into a C array first, their count `picked_from` (what `or skip` tests)."""
+        self.env[stmt.var.name] = element(self.types.infer(stmt.source, self.env)) or UNKNOWN
+        self.picked, count = self.made_members(stmt.var, stmt.source, stmt.where, depth)
+        self.add(ln.Assign(depth, target=self.temp("picked_from"), value=count))
+        if not stmt.skip:  # else skipping_pick tests the members first
+            self.pick_from_members(stmt, depth)
+
+    def pick_from_members(self, stmt: ast.PickRandom, depth: int) -> None:
+        self.add(ln.Assign(depth, target=self.local(stmt.var.name),
+                           value=f"{self.picked}[pick_index(state, picked_from, {self.loc(stmt)})]"))
+        self.bind(stmt.var.name)
+
     def lower_CopyCounter(self, stmt: ast.CopyCounter, depth: int) -> None:
-        raise Unsupported("copies a counter, which the native engine does not do yet")
+        """Every cell of one counter onto another's: one copy of the field when they have the
+        same cells (the same kind, rows and form)."""
+        source, dest = (self.dialect.fields.get("counter_" + n.name) for n in (stmt.source, stmt.dest))
+        if source is None or dest is None or (source.ctype, source.dims, source.members) != (
+                dest.ctype, dest.dims, dest.members):
+            raise Unsupported("copies a counter onto one with other cells, which the native engine"
+                              " does not do yet")
+        self.add(ln.Call(depth, code=f"memcpy(&state.data.{dest.name}, &state.data.{source.name},"
+                                     f" sizeof(state.data.{dest.name}))"))
 
     def lower_ClearCounter(self, stmt: ast.ClearCounter, depth: int) -> None:
-        raise Unsupported("clears a counter, which the native engine does not do yet")
+        field = self.dialect.fields.get("counter_" + stmt.counter.name)
+        if field is None:
+            raise Unsupported(f"clears {stmt.counter.name}, which is no counter")
+        self.add(ln.Call(depth, code=f"memset(&state.data.{field.name}, 0, sizeof(state.data.{field.name}))"))
 
     def lower_Reveal(self, stmt: ast.Reveal, depth: int) -> None:
         slot = self.ex.zone_slot(stmt.zone).text
@@ -185,14 +284,22 @@ class NativeLowerer(Lowerer):
         that moves cards walks the cards as they were): the array's name and its count's."""
         number = len(self.buffers)
         buffer, count = f"buf_{number}", self.temp(f"n_{number}")
-        self.buffers.append((buffer, self.room))
         iterable = self.ex.collection(source)
+        room = self.room
+        if getattr(iterable.table, "name", None) == "range":  # a range's numbers (dialect.py Span)
+            low, high = iterable.table.low, iterable.table.high
+            if not (low.lstrip("-").isdigit() and high.lstrip("-").isdigit()):
+                raise Unsupported("makes a list of a range whose ends are known only when it runs,"
+                                  " which the native engine does not do yet")
+            room = max(1, int(high) - int(low) + 1)  # as many as it spans
+        self.buffers.append((buffer, room))
         name = self.ex.bind(var)
         try:
             condition = self.ex.test(where) if where is not None else None
         finally:
             self.scope.pop()
-        clause = self.dialect.clause(name, iterable)
+        clause, room = self.dialect.members_clause(name, iterable, self.room)
+        self.buffers[number] = (buffer, room)  # a range's numbers may outnumber the entities
         head, _, binding = clause.partition("\n")
         self.temp(name)
         if binding:
@@ -248,18 +355,29 @@ class NativeLowerer(Lowerer):
         for i, part in enumerate(parts):
             if texts[i].startswith("text_of("):
                 texts[i] = self.text(part)
+            elif texts[i].startswith("(text_of("):  # an entity's attribute, which names the entity
+                texts[i] = f"({self.text(part)}, {named[named_at(parts, i, self.gen)]})"
         return texts, named
 
     def text(self, part: ast.Expr) -> str:
         """A value as `log` writes it (values.text_of), by its type: C values carry none."""
-        kind = self.types.infer(part, self.env).base
-        value = self.ex.value(part)
+        typ = self.types.infer(part, self.env)
+        kind, value = typ.base, self.ex.value(part)
         if kind == "int":
             return f"str(<int64_t>({value}))"
         if kind == "bool":
             return f"('true' if {value} else 'false')"
+        if kind == "enum":  # an index natively: its name (enum_name gives none as None)
+            return f"text_of(enum_name({typ.name!r}, {value}))"
         raise Unsupported(f"writes a {kind} value in a log line, which the native engine does not"
                           " write yet (a number, a truth or a label)")
+
+
+def named_at(parts: tuple[ast.Expr, ...], index: int, gen) -> int:
+    """Which of the entities a line's parts name (Lowerer.shown's `named`) part `index` names."""
+    found = gen.player_labels
+    return sum(1 for part in parts[:index] if part not in found.logged and (
+        part in found.entities or isinstance(part, ast.Attr) and part.obj in found.entities))
 
 
 def _c_flag(value: Code) -> str:
@@ -279,10 +397,24 @@ class ProcedureCompiler:
         self.types = defines.types
         self.done: dict[str, NativeProcedure | Refused] = {}
         self.busy: set[str] = set()
+        self.cards: dict[str, NativeProcedure | Refused] = {}  # cards' plain routines, by function
+        self.resolved: dict[str, NativeResolve] = {}  # resolve_event, resolve_action: when written
+        self.no_resolve: dict[str, str] = {}  # and why not, when not
+        self.resolving: set[str] = set()
 
     def all(self) -> NativeProcedures:
         out = NativeProcedures(repr(tuple(self.model.player_labels)),
-                               repr(tuple(e.label for e in self.model.entities)))
+                               repr(tuple(e.label for e in self.model.entities)),
+                               event_done=self.gen.event_done)
+        for _ in range(len(RESOLVES) + 1):  # a resolve refused changes what else compiles: again
+            refusals = dict(self.no_resolve)
+            self.done, self.cards, self.resolved = {}, {}, {}
+            for helper in RESOLVES:
+                self.resolve_refusal(helper)
+            if self.no_resolve == refusals:
+                break
+        out.cards = [c for c in self.cards.values() if isinstance(c, NativeProcedure)]
+        out.resolves = list(self.resolved.values())
         for name in self.model.procedures:
             routine = self.gen.by_key.get(f"procedure {name}")
             if routine is not None and routine.plain_name is not None:
@@ -291,6 +423,84 @@ class ProcedureCompiler:
         for made in sorted(self.done.values(), key=lambda d: order.index(d.name)):
             (out.compiled if isinstance(made, NativeProcedure) else out.refused).append(made)
         return out
+
+    def resolve_refusal(self, helper: str) -> str | None:
+        """Why `helper` (resolve_event, resolve_action) is not written natively, or None: it is
+        when every card's plain routine of its kind and every `when` of them compile (a routine
+        resolving cards while they compile is taken to compile: all() tries again if not)."""
+        if helper in self.no_resolve:
+            return self.no_resolve[helper]
+        if helper in self.resolved or helper in self.resolving:
+            return None
+        kind = "action" if helper == "resolve_action" else "event"
+        gen, loops = self.gen, self.defines.dialect.loops
+        cards = gen.suspension.actions if kind == "action" else gen.suspension.events
+        whens = gen.action_whens if kind == "action" else gen.event_whens
+        made = NativeResolve(helper)
+        self.resolving.add(helper)
+        try:
+            for index in sorted(cards):
+                routine = gen.action_routine(index) if kind == "action" else gen.event_routine(index)
+                if routine.plain_name is None:
+                    made.steps.append((index, routine.step_id, routine.size - 2))
+                    continue
+                card = self.compile_card(routine)
+                if isinstance(card, Refused):
+                    self.no_resolve[helper] = (f"resolves a card's {kind}, and {routine.label} is not"
+                                               f" compiled natively ({card.root})")
+                    return self.no_resolve[helper]
+                made.plain.append((index, card.function))
+            for index, function in whens.items():
+                block = self.model.action_of(index) if kind == "action" else self.model.event_of(index)
+                count = len(loops.made)
+                try:
+                    made.whens.append(NativeWhen(index, function, self.when_test(block.when),
+                                                 gen.where(block)))
+                except Unsupported as why:
+                    loops.keep_first(count)
+                    self.no_resolve[helper] = (f"resolves a card's {kind}, and the condition of the {kind}"
+                                               f" of {self.model.entities[index].name.name} at"
+                                               f" {gen.loc(why.node or block)} {why.reason}")
+                    return self.no_resolve[helper]
+        finally:
+            self.resolving.discard(helper)
+        self.resolved[helper] = made
+        return None
+
+    def when_test(self, when: ast.Expr) -> str:
+        """A card's `when` as the native emitter tests it, `you` and `this` its C arguments."""
+        gen = self.gen
+        for call, made, words in self.defines.needs([when]):
+            if isinstance(made, Refused):
+                raise Unsupported(f"{words}, which is not compiled natively ({made.root})", call)
+        before = set(gen.uses["rules"])
+        gen.uses["rules"] = set()
+        try:
+            test = self.defines.emitter([("you", "v_you", False), ("this", "v_this", True)]).test(when)
+            self.defines.check_names(gen.uses["rules"], when)
+        finally:
+            gen.uses["rules"] |= before
+        return test
+
+    def compile_card(self, routine: Routine) -> NativeProcedure | Refused:
+        """A card's plain event or action (one routine for every copy of a card)."""
+        if routine.plain_name in self.cards:
+            return self.cards[routine.plain_name]
+        name, where = routine.label.split(" of ", 1)[1], self.gen.loc(routine.body)
+        for callee in self.callees(routine):
+            made = self.compile(callee)
+            if isinstance(made, Refused):
+                self.cards[routine.plain_name] = Refused(name, where, f"calls procedure `{callee}`, which is"
+                                                         " not compiled natively", made.root, f"{routine.kind} of")
+                return self.cards[routine.plain_name]
+        loops = len(self.defines.dialect.loops.made)
+        try:
+            self.cards[routine.plain_name] = self.emitted(routine, name)
+        except Unsupported as why:
+            self.defines.dialect.loops.keep_first(loops)
+            self.cards[routine.plain_name] = Refused(name, self.gen.loc(why.node or routine.body), why.reason,
+                                                     kind=f"{routine.kind} of")
+        return self.cards[routine.plain_name]
 
     def compile(self, name: str) -> NativeProcedure | Refused:
         if name in self.done:
@@ -310,7 +520,7 @@ class ProcedureCompiler:
                     return self.done[name]
             loops = len(self.defines.dialect.loops.made)
             try:
-                self.done[name] = self.emitted(decl, routine)
+                self.done[name] = self.emitted(routine, name)
             except Unsupported as why:
                 self.defines.dialect.loops.keep_first(loops)
                 self.done[name] = Refused(name, self.gen.loc(why.node or decl), why.reason, kind="procedure")
@@ -324,7 +534,7 @@ class ProcedureCompiler:
                  if isinstance(n, ast.CallStmt) or isinstance(n, ast.CallExpr) and n.name in self.model.procedures]
         return [n for n in dict.fromkeys(found) if n in self.model.procedures]
 
-    def emitted(self, decl: ast.ProcedureDecl, routine: Routine) -> NativeProcedure:
+    def emitted(self, routine: Routine, name: str) -> NativeProcedure:
         before = set(self.gen.uses["rules"])
         self.gen.uses["rules"] = set()
         try:
@@ -340,8 +550,19 @@ class ProcedureCompiler:
         locals_ = [mangle("local", n) for n in routine.locals if n not in routine.params] + lowerer.temps
         body = render_lines(blocks[0].lines)
         gives = any(isinstance(s, ast.Return) and s.value is not None for s in routine.body.walk())
-        return NativeProcedure(decl.name.name, routine.plain_name, params, list(dict.fromkeys(locals_)),
-                               lowerer.buffers, body, self.gen.where(decl), gives)
+        # a local that may be read before it is bound (it shadows a var or track) starts UNBOUND
+        unbound = [mangle("local", n) for n in routine.locals
+                   if n in lowerer.scope.maybe and n not in routine.params]
+        zones = [mangle("local", n) for n in routine.params if lowerer.env.get(n) is not None
+                 and lowerer.env[n].base == "zone"]
+        return NativeProcedure(name, routine.plain_name, params, list(dict.fromkeys(locals_)),
+                               lowerer.buffers, body, self.gen.where(routine.span), gives, unbound, zones,
+                               self.gives_zone(routine))
+
+    def gives_zone(self, routine: Routine) -> bool:
+        decl = self.model.procedures.get(routine.key.removeprefix("procedure "))
+        return (routine.kind == "procedure" and decl.returns is not None
+                and type_of_ref(self.model, decl.returns).base == "zone")
 
     def check_names(self, names: set[str], routine: Routine) -> None:
         """Refuses a body naming what the module has not: the defines' rules, the primitives and
@@ -354,6 +575,11 @@ class ProcedureCompiler:
                 continue
             if name in procedures and isinstance(self.done.get(procedures[name]), NativeProcedure):
                 continue
+            if name in RESOLVES:
+                why = self.resolve_refusal(name)
+                if why is None:
+                    continue
+                raise Unsupported(why, _source(name, routine))
             if name in STATEMENT_REASONS:
                 raise Unsupported(STATEMENT_REASONS[name], _source(name, routine))
             rest.add(name)

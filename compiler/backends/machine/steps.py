@@ -132,7 +132,7 @@ class StepCompiler:
                 raise Unsupported(f"runs {routine.label}, which is not compiled natively"
                                   + (f" ({made.root})" if made is not None else ""))
             return NativeStep(step_id, function, routine.label, wraps=made)
-        if routine.kind not in ("procedure", "start"):
+        if routine.kind not in ("procedure", "start", "event", "action"):
             raise Unsupported(f"is {routine.label}, a kind of routine the native engine does not run yet")
         return self.lowered(step_id, function, routine)
 
