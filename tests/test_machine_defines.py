@@ -64,7 +64,7 @@ def agree(folder: Path, seeds: range, count: int, params: dict | None = None) ->
     layout, calls = defines.layout, 0
     for seed in seeds:
         for state in positions(folder, seed, count, params=params):
-            position = module.Position(pack(layout, state), state.params)
+            position = module.Position(pack(layout, state), state.params, state.effects)
             for made in defines.compiled:
                 python = getattr(rules, made.function)
                 for args in argument_tuples(model, model.defines[made.name], CALLS):
@@ -125,7 +125,8 @@ PLANTED = """
 define planted_text(p: player) -> bool =
     score(p) > 0 and p.label == "Red"
 define planted_effect(p: player) -> bool = active doubled(p)
-define planted_caller(p: player) -> bool = planted_effect(p) or score(p) > 1
+define planted_result(p: player) -> bool = winner == p
+define planted_caller(p: player) -> bool = planted_result(p) or score(p) > 1
 define warm_in_hand(p: player) -> int = count(c in hand(p) where c.colour == warm)
 """
 
@@ -146,8 +147,9 @@ def test_a_planted_unsupported_construct_is_named_with_its_location(planted):
     column = lines[text_line - 1].index('"Red"') + 1  # the text, the construct that stopped it
     assert report["planted_text"].location.endswith(f"mini.rules:{text_line}:{column}")
     assert "text" in report["planted_text"].reason
-    assert "lasting effects" in report["planted_effect"].reason
-    assert "planted_effect" in report["planted_caller"].reason
+    assert "the result" in report["planted_result"].reason
+    assert "planted_result" in report["planted_caller"].reason
+    assert "planted_effect" not in report  # lasting effects: machine/effects.py
     assert "warm_in_hand" not in report and "total" not in report  # a zone walked, an attribute summed
 
 
@@ -155,7 +157,7 @@ def test_info_native_coverage_lists_what_is_not_compiled(planted):
     runner = CliRunner()
     text = runner.invoke(main, ["info", str(planted), "--native-coverage"])
     assert text.exit_code == 0, text.output
-    assert "define `planted_effect` reads lasting effects" in text.output
+    assert "define `planted_result` reads the result" in text.output
     assert "mini.rules:" in text.output
     as_json = json.loads(runner.invoke(main, ["info", str(planted), "--native-coverage", "--json"]).output)
     assert "warm_in_hand" in as_json["compiled"]
@@ -172,7 +174,7 @@ def test_repeat_works_a_define_out_as_define_does():
     module, defines = native_module(folder)
     model = loaded(folder).model
     state = positions(folder, 3, 2)[-1]
-    position = module.Position(pack(defines.layout, state), state.params)
+    position = module.Position(pack(defines.layout, state), state.params, state.effects)
     for made in defines.compiled[:20]:
         for args in argument_tuples(model, model.defines[made.name], 5):
             try:
@@ -197,7 +199,7 @@ def test_a_zone_of_cards_past_position_127_is_walked_as_cards():
                 other.remove(card)
         state.zones[slot].append(card)
         state.location[card] = slot
-    position = module.Position(pack(defines.layout, state), state.params)
+    position = module.Position(pack(defines.layout, state), state.params, state.effects)
     for made in defines.compiled:
         for args in argument_tuples(model, model.defines[made.name], CALLS):
             try:

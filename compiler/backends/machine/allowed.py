@@ -4,19 +4,19 @@ check tests) by the native emitter, as a typed C function of the game's machine 
 (templates/allowed.pxi.j2): the constraints' forbids, each lifted by the cards' `allow ...
 despite` where the card lies, and the forbids of cards' abilities in force.
 
-Forbids inside lasting effects (an `effects` group, which walks state.effects) have no machine
-form yet: a check that has one is refused, naming the forbid. defines.py compiles the checks in
+Forbids inside lasting effects are an `effects` group walking the Objects' effects (machine/
+effects.py: each effect's arguments read into C locals first). defines.py compiles the checks in
 dependency order with the defines (a define may ask whether an action is allowed; a check may
 call defines) and keeps the refusals; this module writes one check, or says why it cannot.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulespec.compiler.backends.codegen.names import mangle
-from rulespec.compiler.backends.codegen.view import AbilityGroup, Check, ViewBuilder, forbids_of
+from rulespec.compiler.backends.codegen.view import AbilityGroup, Check, EffectGroup, forbids_of
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.frontend import ast
 
@@ -33,6 +33,8 @@ class NativeAllowed:
     checks: list[Check]  # the constraints' forbids: `when`, lifted by fields["despite"] if any
     abilities: list[AbilityGroup]  # cards' abilities: their in-force test and their forbids
     spec: str  # where the action is declared
+    effects: list[EffectGroup] = field(default_factory=list)  # effects in play: their forbids
+    width: int = 0  # the most arguments of an effect it reads: the C locals c__arg0...
 
     @property
     def name(self) -> str:
@@ -72,6 +74,8 @@ def read_by(model, action: str) -> list[ast.Expr]:
               for _, _, _, test in allows]
     found += [forbid.when for name, _, _ in model.abilities
               for forbid, _ in forbids_of(model.effects[name].forbids, action)]
+    found += [forbid.when for effect in model.effects.values() if effect.name.name not in model.ability_effects
+              for forbid, _ in forbids_of(effect.forbids, action)]
     return found
 
 
@@ -80,11 +84,6 @@ def write_allowed(compiler, action: str, emitter: Callable[[list], Any]) -> Nati
     `emitter(bindings)` its native emitter; Unsupported, with the node and the reason in words,
     when the dialect cannot write it."""
     model, gen = compiler.model, compiler.gen
-    view = ViewBuilder(model, gen)
-    for index, effect in view.declared_effects():
-        for forbid, _ in forbids_of(effect.forbids, action):
-            raise Unsupported(f"is forbidden by effect {effect.name.name} while it lasts: forbids inside"
-                              " lasting effects have no machine form yet", forbid)
     declared = model.actions.get(action)
     if declared is None or len(declared.params) < gen.forbidden[action]:
         raise Unsupported("takes more arguments than the action declares, which have no type to be"
@@ -95,10 +94,10 @@ def write_allowed(compiler, action: str, emitter: Callable[[list], Any]) -> Nati
     before = set(gen.uses["rules"])
     gen.uses["rules"] = set()
     try:  # what the checks name: each a rule compiled natively or a helper the module has
-        made = view.allowed(action, emitter, native_in_force, [name for name, _, _ in params])
+        made = compiler.view().allowed(action, emitter, native_in_force, [name for name, _, _ in params])
         compiler.check_names(gen.uses["rules"], read_by(model, action))
     finally:
         gen.uses["rules"] |= before
     return NativeAllowed(action, made["name"], params, made["checks"], made["abilities"],
-                         gen.where(declared))
+                         gen.where(declared), made["effects"], compiler.effect_width(made["effects"]))
 

@@ -22,6 +22,8 @@ from rulespec.compiler.backends.machine.allowed import KIND as CHECK, NativeAllo
 from rulespec.compiler.backends.machine.ctables import (MISSING, CTable, attribute_rows, attribute_values,
                                                         game_tables)
 from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupported
+from rulespec.compiler.backends.machine.effects import KIND as QUANTITY, NativeQuantity, NativeView, arg_kinds
+from rulespec.compiler.backends.machine.effects import group_width, read_by as read_by_quantity, write_quantity
 from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
 from rulespec.compiler.backends.machine.loops import NativeLoop
@@ -38,7 +40,6 @@ NONE_TYPES = ("player", "entity", "enum")  # the values whose none is NONE
 HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT"})
 # What a define does when the generated code names a runtime helper the module has not, in words.
 REASONS = {
-    "is_active": "reads lasting effects, which the native engine does not hold yet",
     "knows": "reads what a seat knows, which the native engine does not hold yet",
     "known_in": "reads what a seat knows, which the native engine does not hold yet",
     "winner_of": "reads the result, which is not machine data yet",
@@ -134,6 +135,9 @@ class NativeDefines:
     compiled: list[NativeDefine]
     refused: list[Refused]
     tables: list[CTable]
+    quantities: list[NativeQuantity] = field(default_factory=list)  # the quantities compiled (effects.py)
+    refused_quantities: list[Refused] = field(default_factory=list)  # and those refused, with why
+    effect_kinds: dict = field(default_factory=dict)  # each effect's argument kinds (effects.py arg_kinds)
     entities: dict[str, int]  # the entity constants the bodies name (E_cuba)
     enum_places: dict[str, int]  # each enum value's place in its enum
     enum_names: dict[str, tuple[str, ...]]  # each enum's values in order
@@ -173,12 +177,17 @@ class DefineCompiler:
     calls first."""
 
     def __init__(self, model: Model, layout: Layout):
+        self.quantified: dict[str, NativeQuantity | Refused] = {}  # the quantities (effects.py), by name
+        self.quantifying: set[str] = set()
+        self.effect_kinds = arg_kinds(self)
         self.model, self.layout = model, layout
         self.gen = Gen(model)
         self.gen.module = "rules"
         self.dialect = CythonDialect(model, layout)
         self.types = TypeInfer(model)
         self.done: dict[str, NativeDefine | Refused] = {}
+        for name in self.model.quantities:  # and the quantities no define reads
+            self.quantity(name)
         self.busy: set[str] = set()
         self.asked: dict[str, NativeAllowed | Refused] = {}  # the allowed checks, by action
         self.asking: set[str] = set()
@@ -201,7 +210,10 @@ class DefineCompiler:
                              list(self.dialect.loops.made.values()),
                              {n: self.model.literal(d.default) for n, d in self.model.all_params().items()},
                              allowed=[a for a in self.asked.values() if isinstance(a, NativeAllowed)],
-                             refused_allowed=[a for a in self.asked.values() if isinstance(a, Refused)])
+                             refused_allowed=[a for a in self.asked.values() if isinstance(a, Refused)],
+                             quantities=[q for q in self.quantified.values() if isinstance(q, NativeQuantity)],
+                             refused_quantities=[q for q in self.quantified.values() if isinstance(q, Refused)],
+                             effect_kinds=self.effect_kinds)
 
     def tables(self) -> list[CTable]:
         """The game's tables and the attributes' the compiled rules read."""
@@ -240,6 +252,8 @@ class DefineCompiler:
         self.done[name] = Refused(name, self.gen.loc(node), reason)
         return self.done[name]
 
+                elif isinstance(node, ast.CallExpr) and node.name in self.model.quantities:
+                    key, words = ("quantity", node.name), f"reads quantity `{node.name}`"
     def needs(self, bodies: list[ast.Expr]):
         """The defines the bodies call and the actions they ask about, each compiled when first
         met: (the call, what it compiled to, the call in words)."""
@@ -254,7 +268,8 @@ class DefineCompiler:
                     continue
                 if key not in seen:
                     seen.add(key)
-                    yield node, self.compile(key[1]) if key[0] == "define" else self.ask(key[1]), words
+                    compile_it = {"define": self.compile, "check": self.ask, "quantity": self.quantity}[key[0]]
+                    yield node, compile_it(key[1]), words
 
     def ask(self, action: str) -> NativeAllowed | Refused:
         """allowed_<action> compiled natively (allowed.py), the rules its checks call first."""
@@ -272,6 +287,38 @@ class DefineCompiler:
                                                  f" compiled natively ({made.root})", made.root, CHECK)
                     return self.asked[action]
             loops = len(self.dialect.loops.made)
+    def quantity(self, name: str) -> NativeQuantity | Refused:
+        """A quantity compiled natively (effects.py), the rules its pieces call first."""
+        if name in self.quantified:
+            return self.quantified[name]
+        decl = self.model.quantities[name]
+        if name in self.quantifying:
+            return Refused(name, self.gen.loc(decl), "reads itself, which the native dialect does not"
+                           " do yet", kind=QUANTITY)
+        self.quantifying.add(name)
+        try:
+            for call, made, words in self.needs(read_by_quantity(self.model, name)):
+                if isinstance(made, Refused):
+                    self.quantified[name] = Refused(name, self.gen.loc(call), f"{words}, which is not"
+                                                    f" compiled natively ({made.root})", made.root, QUANTITY)
+                    return self.quantified[name]
+            loops = len(self.dialect.loops.made)
+            try:
+                self.quantified[name] = write_quantity(self, name, self.emitter)
+            except Unsupported as why:
+                self.dialect.loops.keep_first(loops)  # a refused quantity's loops are never written
+                self.quantified[name] = Refused(name, self.gen.loc(why.node or decl), why.reason, kind=QUANTITY)
+        finally:
+            self.quantifying.discard(name)
+        return self.quantified[name]
+
+    def view(self) -> NativeView:
+        """The generated package's views over this compiler's Gen, an effect's arguments C locals."""
+        return NativeView(self.model, self.gen)
+
+    def effect_width(self, groups) -> int:
+        return group_width(self, groups)
+
             try:
                 self.asked[action] = write_allowed(self, action, self.emitter)
             except Unsupported as why:
@@ -339,10 +386,13 @@ class DefineCompiler:
         """Refuses a body naming what the module has not: a runtime helper, a rule not compiled."""
         gen, model = self.gen, self.model
         known = (set(gen.entity_names) | set(gen.kind_tables.values()) | set(gen.region_tables.values())
-                 | set(gen.enum_tables.values()) | HELPERS | {"PLAYERS", "UNBOUND"})  # UNBOUND: named, never
+                 | set(gen.enum_tables.values()) | HELPERS | {"PLAYERS", "UNBOUND", "is_active"})  # UNBOUND: named, never
         # written, where every argument is given (the checker holds calls to their arity)
         for name in sorted(names, key=lambda n: (n == "UNBOUND", n)):  # the reason nearest the rules first
             if name in known:
+                continue
+            quantity = next((q for q, f in gen.quantities.items() if f == name), None)
+            if quantity is not None and isinstance(self.quantified.get(quantity), NativeQuantity):
                 continue
             attribute = next((a for a, t in gen.attr_tables.items() if t == name), None)
             if attribute is not None:
@@ -372,7 +422,7 @@ class DefineCompiler:
         if name in REASONS:
             return REASONS[name]
         if name in gen.quantities.values():
-            return "reads a quantity, which lasting effects modify: the native engine does not hold them yet"
+            return "reads a quantity that is not compiled natively"
         if name in gen.allowed.values():
             return "asks whether an action is allowed, which is not compiled natively"
         if name in gen.defines.values():

@@ -35,14 +35,12 @@ from rulespec.compiler.frontend.errors import InternalError
 PRIMITIVES = frozenset({"move_card", "move_card_bottom", "top_card", "shuffle", "tick", "some_card",
                         "bounded", "log_line", "label_of", "text_of", "end_game", "lose_game",
                         "PLAYER_LABELS", "ENTITY_LABELS", "RuleError", "log_seen", "secret_part",
-                        "show_card", "log_shown", "conceal_zone", "zone_slot", "zone_value"})
+                        "show_card", "log_shown", "conceal_zone", "activate", "cancel", "expire",
+                        "zone_slot", "zone_value"})
 RESOLVES = ("resolve_event", "resolve_action")  # written natively when every card's routine compiles
 # What stops a statement, in words, when the generated code names a runtime helper the native
 # engine has not (the defines' reasons cover the expressions).
 STATEMENT_REASONS = {
-    "activate": "starts a lasting effect, which the native engine does not hold yet",
-    "cancel": "ends a lasting effect, which the native engine does not hold yet",
-    "expire": "ends lasting effects, which the native engine does not hold yet",
     "unknown_function": "calls a function the spec does not declare",
 }
 
