@@ -30,6 +30,16 @@ from rulespec.runtime.state import RuleError, State
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
 
+# A State's memo entry: its machine part as the native steps left it, and what would show a change
+# since (code that changes a state other than as rules do drops the memo: State.forget_kept), so a
+# policy asked about the decision just reached reads it without packing the state again.
+PACKED = "machine.packed"
+
+
+def _unchanged(state: State) -> tuple:
+    return id(state.pending), state.decisions, state.rng, tuple(state.stamps)
+
+
 class NotNative(Exception):
     """A game the native engine does not run yet: why, in one line."""
 
@@ -74,11 +84,13 @@ class NativeProgram:
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
         finally:
-            unpack(self.layout, module.packed(position), state)
+            packed = module.packed(position)
+            unpack(self.layout, packed, state)
             state.pending, state.result = objects.pending, objects.result
             state.frames, state.shown = objects.frames, objects.shown
             state.effects = module.effects_out(objects.effects)  # the generated package's form
             state.forget_kept()  # nothing the generated package kept holds after native moves
+            state.memo[PACKED] = (packed, *_unchanged(state))
 
     def playout_random(self, state: State, seed: int, limit: int = -1, quiet: bool = False) -> list[int]:
         """Plays on from `state`'s pending decision, each option picked as runtime/analysis/
@@ -142,7 +154,9 @@ class NativeProgram:
         pending = state.pending
         if self.module.POLICY_SITES.get(name, {}).get(pending["at"], ()) is None:
             return python(state, policy)
-        position = self.module.Position(pack(self.layout, state), state.params)
+        kept = state.memo.get(PACKED)
+        packed = kept[0] if kept is not None and kept[1:] == _unchanged(state) else pack(self.layout, state)
+        position = self.module.Position(packed, state.params, state.effects)
         try:
             return native(position, name, tunables, pending["player"], pending["at"], pending["values"])
         except RULE_FAILURES as err:
