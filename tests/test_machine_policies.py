@@ -19,7 +19,7 @@ from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.program import NotNative, load_native_program
 from rulespec.runtime.analysis.fingerprints import fingerprint
 from rulespec.runtime.analysis.fuzz import random_walk
-from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
 from rulespec.runtime.game import Game
 from rulespec.runtime.policy import Tuned, masked
 
@@ -92,9 +92,16 @@ def python_policy_game(folder: Path, seed: int, policy: str = "policy"):
     return picks, game.state.result
 
 
+def seated(meta, seeds, agent: str = "policy") -> list[tuple[int, list[int]]]:
+    """Each game's seed and where each seat's policy bot starts its stream (agents.seat_agents)."""
+    return [(seed, [bot.stream.rng for bot in seat_agents((agent,) * len(meta.players), meta.players,
+                                                          seed).values()]) for seed in seeds]
+
+
 def same_policy_games(folder: Path, seeds, policy=None, agent: str = "policy") -> None:
     engine = machine(folder)
-    games = engine.policy_games(list(seeds), policy=policy, keep_picks=True)
+    games = engine.policy_games(seated(engine.meta, seeds, agent), {}, policy, DEFAULT_MAX_DECISIONS,
+                                keep_picks=True)
     for seed, (picks, result, why) in zip(seeds, games):
         assert why is None, f"{folder.name} seed {seed}: {why}"
         expected_picks, expected_result = python_policy_game(folder, seed, agent)

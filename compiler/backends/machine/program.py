@@ -23,9 +23,8 @@ from rulespec.compiler.backends.machine.build import build_engine
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.defines import NativeDefines
 from rulespec.compiler.backends.machine.pack import pack, unpack
-from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, SEAT_STRIDE
 from rulespec.runtime.game import new_state  # the one way into a game: checks the params
-from rulespec.runtime.policy import PolicyAgent, resolve
+from rulespec.runtime.policy import resolve
 from rulespec.runtime.state import RuleError, State
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
@@ -162,21 +161,19 @@ class NativeProgram:
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 
-    def policy_games(self, seeds, params: dict[str, Any] | None = None, policy=None,
-                     quiet: bool = True, max_decisions: int = DEFAULT_MAX_DECISIONS,
+    def policy_games(self, games: list[tuple[int, list[int]]], params: dict[str, Any] | None,
+                     policy, max_decisions: int, quiet: bool = True,
                      keep_picks: bool = False) -> list[tuple[Any, Any, str | None]]:
-        """Whole seeded games natively where every seat is the policy bot (runtime/policy.py's
-        PolicyAgent, seeded as agents.seat_agents seeds it), none crossing back per decision: per
-        game (decisions, or the picks with keep_picks, result, None), or (.., None, why) when a rule
-        error or the decision limit stopped it. NotNative when a rule of the policy is refused."""
+        """Whole games natively where every seat is the policy bot (runtime/policy.py's PolicyAgent),
+        none crossing back per decision: `games` gives each game's seed and where each seat's bot
+        stream starts (agents.seat_agents' PolicyAgents' `stream.rng`). Per game (decisions, or the
+        picks with keep_picks, result, None), or (.., None, why) when a rule error or the decision
+        limit stopped it. NotNative when a rule of the policy is refused natively."""
         name, tunables = resolve(self.meta, policy)
         refused = [at for at, site in self.module.POLICY_SITES.get(name, {}).items() if site is None]
         if refused:
             raise NotNative(f"policy {name} does not run natively yet: its rule at {refused[0]} is refused")
         fresh = new_state(self.meta, 0, dict(params or {}))
-        seated = len(self.meta.seated(fresh.params))
-        games = [(seed, [PolicyAgent(seed * SEAT_STRIDE + i).stream.rng for i in range(seated)])
-                 for seed in seeds]
         return self.module.policy_games(pack(self.layout, fresh), fresh.params, games, name, tunables,
                                         max_decisions, quiet, keep_picks)
 
