@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from rulespec.compiler.backends import native
 from rulespec.compiler.backends.machine.engine import native_engine
-from rulespec.compiler.backends.machine.program import NotNative, load_native_program
+from rulespec.compiler.backends.machine.build import load_defines
+from rulespec.compiler.backends.machine.program import NativeProgram, NotNative, load_native_program
 from rulespec.runtime.analysis.fingerprints import fingerprint
 from rulespec.runtime.analysis.fuzz import random_walk
 from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
@@ -24,6 +25,28 @@ from rulespec.runtime.game import Game
 from rulespec.runtime.policy import Tuned, masked
 
 from support import MINI, REPO, loaded, program
+
+# A policy planted into mini: a weighted run of choice lines, weighted menu lines with `when`,
+# `never` lines of both kinds, a tunable, and a rule the native engine refuses (it reads the result).
+PLANTED = """
+policy planted "Planted" {
+    tunable edge = 2 in 0..5 "An edge"
+    choosing f: field "Mark a field" {
+        prefer f.value weight 2
+        avoid marks(opponent(you), f) weight edge
+        never f.value > 2
+        prefer f.value
+    }
+    choosing "Pay or lose" {
+        prefer pay when score(you) > edge weight 3
+        avoid lose weight edge
+        never lose when score(you) > 1
+    }
+    choosing c: card as play {
+        prefer if winner == none then c.points else 0
+    }
+}
+"""
 
 GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
 
@@ -57,11 +80,23 @@ def played_policies(meta) -> list:
     return found
 
 
-def same_answers(folder: Path, seed: int) -> int:
-    """Along a random game of the seed, at every decision: the native prefer and forbidden of each
-    policy equal the generated package's, on the state and on the seat's view of it. How many
-    decisions were compared."""
-    engine = machine(folder)
+def policies_only(folder: Path):
+    """The game's native module as a program answering policies, though its steps may not all
+    compile yet (the games are played by the generated package; only prefer and forbidden cross)."""
+    why = native.available()
+    if why:
+        pytest.skip(why)
+    if not loaded(folder).model.policies:
+        pytest.skip(f"{folder.name} declares no policy")
+    module, made = load_defines(loaded(folder).model)
+    return NativeProgram(module, made, program(folder, "generated"))
+
+
+def same_answers(folder: Path, seed: int, engine=None, limit: int | None = None) -> int:
+    """Along a random game of the seed (its first `limit` decisions), at every decision: the native
+    prefer and forbidden of each policy equal the generated package's, on the state and on the
+    seat's view of it. How many decisions were compared."""
+    engine = engine or machine(folder)
     python = program(folder, "generated")
     policies = played_policies(python.meta)
     compared = 0
@@ -76,7 +111,17 @@ def same_answers(folder: Path, seed: int) -> int:
                 assert engine.prefer(position, policy) == python.prefer(position, policy), where
                 assert engine.forbidden(position, policy) == python.forbidden(position, policy), where
         compared += 1
+        if compared == limit:
+            break
     return compared
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("planted_policy")
+    (folder / "mini.rules").write_text((MINI / "mini.rules").read_text(encoding="utf-8") + PLANTED,
+                                       encoding="utf-8")
+    return folder
 
 
 def python_policy_game(folder: Path, seed: int, policy: str = "policy"):
@@ -159,6 +204,30 @@ def test_every_game_s_policy_rules_are_compiled_or_refused_with_a_reason():
         for table in made.sites.values():  # every site answered natively or refused, by a rule made
             for site in table.values():
                 assert site is None or 0 <= site[0] < len(made.rules)
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_native_policies_answer_at_positions_of_every_game(folder):
+    """Every game's compiled rules (weighted menus among them), its steps native or not."""
+    engine = policies_only(folder)
+    assert sum(same_answers(folder, seed, engine, 60) for seed in (1, 2)) > 0
+
+
+def test_planted_policy_rules_answer_as_the_generated_package(planted):
+    engine = policies_only(planted)
+    report = engine.module.POLICY_SITES["planted"]
+    assert sorted(site is None for site in report.values()) == [False, False, True]
+    refused = native_engine(loaded(planted).model).coverage()["policies"]["refused"]
+    assert [r["rule"] for r in refused] == ["planted 3"] and "the result" in refused[0]["reason"]
+    assert refused[0]["location"].endswith(f"mini.rules:{planted_line(planted, 'winner == none')}")
+    assert sum(same_answers(planted, seed, engine) for seed in range(1, 9)) > 0
+
+
+def planted_line(folder: Path, text: str) -> str:
+    """file:line:column of `text` in the planted spec."""
+    lines = (folder / "mini.rules").read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if text in line)
+    return f"{number}:{lines[number - 1].index(text) + 1}"
 
 
 @pytest.mark.slow
