@@ -35,6 +35,11 @@ def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
                    " wait for a decision compile natively")
         for refused in procedures["refused"]:
             click.echo(refused["text"])
+        policies = report["policies"]
+        click.echo(f"{len(policies['compiled'])} of {policies['rules']} policy rules compile natively"
+                   " (the others are answered by the generated package)")
+        for refused in policies["refused"]:
+            click.echo(refused["text"])
         return
     if layout:
         from rulespec.compiler.backends.machine.header import render_header
