@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulespec.runtime.state import MAX_ROUNDS
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.backends.codegen.code import P_AND, P_ATOM, P_CMP, P_NOT, P_OR, Code, Table
 
@@ -109,6 +110,29 @@ class PythonDialect:
     def clause(self, var: str, iterable: Code) -> str:
         """The for clause walking `iterable`'s members as `var`."""
         return f"{var} in {iterable.text}"
+
+    def int_range(self, ex: ExprEmitter, low: Code, high: Code, node: ast.Node) -> Code:
+        """The numbers low..high: held to MAX_ROUNDS numbers (the runtime's int_range) unless
+        both ends are known and few, so `for i in 1..n` cannot run without end."""
+        if low.number is None or high.number is None or high.number - low.number >= MAX_ROUNDS:
+            return Code(f"{ex.ref('int_range')}({low.text}, {high.text}, {ex.loc(node)})")
+        return Code(f"range({low.text}, {high.number + 1})")
+
+    def union(self, ex: ExprEmitter, left: Code, right: Code) -> Code:
+        """`a + b` of two collections: a's members, then b's not in a."""
+        return Code(f"{ex.ref('union_of')}({left.text}, {right.text})", fresh=True)
+
+    def reachable(self, ex: ExprEmitter, start: str, var: str, condition: str, node: ast.Node) -> Code:
+        """The spaces joined to `start` through spaces where `condition` holds of `var`, in index
+        order (the runtime's reachable walks them)."""
+        return Code(f"{ex.ref('reachable')}({start}, {ex.ref('ADJ')}, lambda {var}: {condition},"
+                    f" {ex.loc(node)})", fresh=True)
+
+    def extreme(self, ex: ExprEmitter, var: str, clause: str, condition: str | None, item: str,
+                highest: bool) -> Code:
+        """argmax / argmin: the first member of the highest (lowest) `item`, none when none is."""
+        where = f" if {condition}" if condition is not None else ""
+        return Code(f"{ex.ref('extreme_of')}([({item}, {var}) for {clause}{where}], {highest})", fresh=True)
 
     def in_list(self, ex: ExprEmitter, item: Code, items: ast.ListOf, negated: bool) -> Code:
         """item in `[a, b, c]`."""

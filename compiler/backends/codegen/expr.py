@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from rulespec.runtime.state import MAX_ROUNDS
 from rulespec.runtime.values import zone_value
 
 from rulespec.compiler.frontend import ast
@@ -613,14 +612,7 @@ class ExprEmitter:
 
     def range_of(self, node: ast.Range) -> Code:
         low, high = self.emit(node.low), self.emit(node.high)
-        if low.number is None or high.number is None or high.number - low.number >= MAX_ROUNDS:
-            # held to MAX_ROUNDS numbers, so `for i in 1..n` cannot run without end
-            return Code(f"{self.ref('int_range')}({low.text}, {high.text}, {self.loc(node)})")
-        if high.number is not None:
-            end = str(high.number + 1)
-        else:
-            end = f"{high.at(P_ADD)} + 1"
-        return Code(f"range({low.text}, {end})")
+        return self.dialect.int_range(self, low, high, node)
 
     # ------------------------------------------------------------ zones and collections
     def zone_slot(self, node: ast.Expr) -> Code:
@@ -652,8 +644,7 @@ class ExprEmitter:
         if isinstance(node, ast.CallExpr) and node.name == "known_in" and node.name not in self.model.defines:
             return self.builtin_known_in(node)
         if isinstance(node, ast.BinOp) and node.op == "+":  # a union (checks/typecheck.py)
-            left, right = self.collection(node.left), self.collection(node.right)
-            return Code(f"{self.ref('union_of')}({left.text}, {right.text})", fresh=True)
+            return self.dialect.union(self, self.collection(node.left), self.collection(node.right))
         return dynamic(self.value(node))
 
     def _global_collection(self, node: ast.NameRef, snapshot: bool) -> Code:
@@ -966,8 +957,7 @@ class ExprEmitter:
             condition = self.test(node.where) if node.where is not None else "True"
         finally:
             self.scope.pop()
-        return Code(f"{self.ref('reachable')}({start}, {self.ref('ADJ')}, lambda {name}: {condition},"
-                    f" {self.loc(node)})", fresh=True)
+        return self.dialect.reachable(self, start, name, condition, node)
 
     # ------------------------------------------------------------ effects
     def emit_Extreme(self, node: ast.Extreme) -> Code:
@@ -976,9 +966,7 @@ class ExprEmitter:
         if node.member:
             var, _, clause, condition, item = self.comprehension(node.var, node.source, node.where,
                                                                  node.value, keep=False)
-            where = f" if {condition}" if condition is not None else ""
-            return Code(f"{self.ref('extreme_of')}([({item}, {var}) for {clause}{where}],"
-                        f" {node.highest})", fresh=True)
+            return self.dialect.extreme(self, var, clause, condition, item, node.highest)
         var, source, clause, condition, item = self.comprehension(node.var, node.source, node.where,
                                                                   node.value, narrow="unordered")
         return self.dialect.reduce(node.op, var, source, clause, condition, item, self.value(node.default))

@@ -37,7 +37,7 @@ from rulespec.compiler.frontend.model import Model
 C_TYPES = {"int": "int64_t", "bool": "bint", "player": "int", "entity": "int", "enum": "int"}
 NONE_TYPES = ("player", "entity", "enum")  # the values whose none is NONE
 # The runtime helpers the module writes natively (templates/defines.pyx.j2), under their names.
-HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT"})
+HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT", "top_card"})
 # What a define does when the generated code names a runtime helper the module has not, in words.
 REASONS = {
     "knows": "reads what a seat knows, which the native engine does not hold yet",
@@ -46,12 +46,6 @@ REASONS = {
     "losers_of": "reads the result, which is not machine data yet",
     "end_reason_of": "reads the result, which is not machine data yet",
     "deciding_of": "reads the pending decision, which is not machine data yet",
-    "top_card": "reads the top card of a zone, which the native dialect does not do yet",
-    "int_range": "walks a range whose ends are known only when it runs, which the native dialect"
-                 " does not do yet",
-    "extreme_of": "takes an argmax or argmin, which the native dialect does not do yet",
-    "reachable": "walks paths of the map, which the native dialect does not do yet",
-    "union_of": "walks a union of collections, which the native dialect does not do yet",
     "UNBOUND": "calls a rule with fewer arguments than it takes",
     "zone_slot": "holds a zone in a value, which has no machine form in a define yet",
     "zone_value": "holds a zone in a value, which has no machine form in a define yet",
@@ -63,10 +57,6 @@ REASONS = {
 # Where a runtime helper comes from in the spec: the node a refusal names (else the define).
 SOURCES = {
     "is_active": lambda n, m: isinstance(n, ast.Active),
-    "reachable": lambda n, m: isinstance(n, ast.Reachable),
-    "extreme_of": lambda n, m: isinstance(n, ast.Extreme) and n.member,
-    "union_of": lambda n, m: isinstance(n, ast.BinOp) and n.op == "+",
-    "int_range": lambda n, m: isinstance(n, ast.Range),
     **{helper: (lambda call: lambda n, m: isinstance(n, ast.CallExpr) and n.name == call)(call)
        for helper, call in (("knows", "known"), ("known_in", "known_in"), ("top_card", "top"),
                             ("event_allowed", "event_allowed"), ("EVENT_WHEN", "event_allowed"),

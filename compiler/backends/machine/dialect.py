@@ -23,10 +23,13 @@ from rulespec.compiler.backends.machine.layout import Field, Layout, _c_name
 from rulespec.compiler.backends.machine.loops import Loops
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.model import Model
+from rulespec.runtime.state import MAX_ROUNDS
 from rulespec.runtime.values import ZONE_TAG
 
 NONE = "NONE"  # the sentinel of every player, entity and enum value in a native function
 STATE = "state.data"  # the state struct, read through the position a native function is given
+RANGE_ROOM = 4096  # the numbers of a range with ends known when it runs a statement may walk natively
+UNION_VAR = "c__member"  # a union's members as its function walks them (no spec name is mangled to it)
 PARAMS = "state.params"  # the run's params, one int64_t each (a truth 0 or 1, a value its index)
 
 
@@ -37,6 +40,25 @@ class Unsupported(Exception):
         super().__init__(reason)
         self.reason = reason
         self.node = node
+
+
+@dataclass(frozen=True)
+class Span(Table):
+    """The numbers low..high of a range: its ends' texts, and where it is written when they are
+    known only when it runs (then held to MAX_ROUNDS numbers, as the runtime's int_range)."""
+
+    low: str = ""
+    high: str = ""
+    location: str | None = None
+
+
+@dataclass(frozen=True)
+class Reach(Table):
+    """The spaces a reachable walk finds, a `Reach` struct (templates/expressions.pxi.j2): their
+    count, the spaces in index order, and a byte per entity for membership; or (name MEMBERS) a
+    union's members, a `Members` struct: their count and the members in order."""
+
+    call: str = ""
 
 
 @dataclass(frozen=True)
@@ -167,7 +189,11 @@ class CythonDialect(PythonDialect):
         raise Unsupported(f"reads param {name}, a {kind}, which the native engine does not hold")
 
     def game_over(self, ex: ExprEmitter) -> Code:
-        raise Unsupported("reads whether the game is over: the result is not machine data yet")
+        """The result of the object part, which the statements of procedures and steps hold
+        (objects.pxi.j2); a define is worked out without it."""
+        if not self.texts:
+            raise Unsupported("reads whether the game is over: the result is not machine data yet")
+        return Code("objects_of(state).result is not None", P_CMP, True)
 
     def counter(self, ex: ExprEmitter, name: str, args: tuple[ast.Expr, ...]) -> Code:
         row, cells = self.counter_row(ex, name, args)
@@ -238,7 +264,48 @@ class CythonDialect(PythonDialect):
         walk = iterable.table
         if isinstance(walk, ZoneWalk):  # by index: Cython walks a uint8_t slice as signed chars
             return f"at_{var} in range({walk.count})\n{var} = CARDS[{walk.row}[at_{var}]]"
+        if isinstance(walk, Reach):  # the struct held while its spaces are walked
+            return f"at_{var} in range((r_{var} := {walk.call}).count)\n{var} = r_{var}.item[at_{var}]"
         return f"{var} in {iterable.text}"
+
+    def members_clause(self, var: str, iterable: Code, room: int) -> tuple[str, int]:
+        """`clause` for a statement filling a C array with the members (procedures.py), and the
+        array's room: `room` (every entity or player), or a range's numbers; a range whose ends
+        are known only when it runs gets RANGE_ROOM, and fails natively, in words, past it."""
+        walk = iterable.table
+        if isinstance(walk, Span) and walk.location is None:
+            return self.clause(var, iterable), max(room, int(walk.high) - int(walk.low) + 1)
+        if isinstance(walk, Span):
+            room = max(room, RANGE_ROOM)
+            end = f"range_end_within({walk.low}, {walk.high}, {walk.location}, {room})"
+            return f"{var} in range({walk.low}, {end})", room
+        return self.clause(var, iterable), room
+
+    def int_range(self, ex: ExprEmitter, low: Code, high: Code, node: ast.Node) -> Code:
+        """A C range; ends known only when it runs checked by range_end as int_range checks them
+        (the low end is read twice: reading has no effects)."""
+        if low.number is not None and high.number is not None and high.number - low.number < MAX_ROUNDS:
+            return Code(f"range({low.text}, {high.number + 1})", table=Span("range", "", None, low.text, high.text))
+        location = ex.loc(node)
+        return Code(f"range({low.text}, range_end({low.text}, {high.text}, {location}))",
+                    table=Span("range", "", None, low.text, high.text, location))
+
+    def union(self, ex: ExprEmitter, left: Code, right: Code) -> Code:
+        """A call of a function filling a Members struct (loops.py), walked by `clause`."""
+        if isinstance(left.table, Span) or isinstance(right.table, Span):
+            raise Unsupported("walks a union with a range, which the native dialect does not do yet")
+        call = self.loops.union(UNION_VAR, self.clause(UNION_VAR, left), self.clause(UNION_VAR, right)).call
+        return Code(call, table=Reach("MEMBERS", "", None, call))
+
+    def reachable(self, ex: ExprEmitter, start: str, var: str, condition: str, node: ast.Node) -> Code:
+        """A call of a walk function filling a Reach (loops.py), walked by `clause`."""
+        call = self.loops.reach(var, condition, start, ex.loc(node)).call
+        return Code(call, table=Reach("REACH", "", None, call))
+
+    def extreme(self, ex: ExprEmitter, var: str, clause: str, condition: str | None, item: str,
+                highest: bool) -> Code:
+        loop = self.loops.loop("argmax" if highest else "argmin", var, clause, condition, item)
+        return Code(loop.call)
 
     def in_list(self, ex: ExprEmitter, item: Code, items: ast.ListOf, negated: bool) -> Code:
         """Compared with each item in turn: the list is never made."""
@@ -267,8 +334,23 @@ class CythonDialect(PythonDialect):
         return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
 
     def member(self, ex: ExprEmitter, item: Code, coll: Code, negated: bool) -> Code:
-        raise Unsupported("tests membership in a list, a range, an enum or the players, which the"
-                          " native dialect does not do yet")
+        """item in a range (between its ends), the players (a seat's index) or the spaces a
+        reachable walk finds (its byte)."""
+        walk = coll.table
+        if isinstance(walk, Span) and walk.location is None:
+            code = Code(f"{walk.low} <= {item.at(P_CMP + 1)} <= {walk.high}", P_CMP, True)
+        elif isinstance(walk, Span):
+            code = Code(f"in_range({item.text}, {walk.low}, {walk.high}, {walk.location})", P_ATOM, True)
+        elif isinstance(walk, Reach) and walk.name == "MEMBERS":
+            code = Code(f"members_has({walk.call}, {item.text})", P_ATOM, True)
+        elif isinstance(walk, Reach):
+            code = Code(f"reach_has({walk.call}, {item.text})", P_ATOM, True)
+        elif coll.text == "PLAYERS":
+            code = Code(f"0 <= {item.at(P_CMP + 1)} < PLAYER_COUNT", P_CMP, True)
+        else:
+            raise Unsupported("tests membership in an enum or the seated players, which the native"
+                              " dialect does not do yet")
+        return Code(f"not ({code.text})", P_NOT, True) if negated else code
 
     def reduce(self, kind: str, var: str, source: str, clause: str, condition: str | None,
                item: str | None = None, default: str | None = None) -> Code:

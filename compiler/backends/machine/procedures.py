@@ -283,14 +283,7 @@ class NativeLowerer(Lowerer):
         number = len(self.buffers)
         buffer, count = f"buf_{number}", self.temp(f"n_{number}")
         iterable = self.ex.collection(source)
-        room = self.room
-        if getattr(iterable.table, "name", None) == "range":  # a range's numbers (dialect.py Span)
-            low, high = iterable.table.low, iterable.table.high
-            if not (low.lstrip("-").isdigit() and high.lstrip("-").isdigit()):
-                raise Unsupported("makes a list of a range whose ends are known only when it runs,"
-                                  " which the native engine does not do yet")
-            room = max(1, int(high) - int(low) + 1)  # as many as it spans
-        self.buffers.append((buffer, room))
+        self.buffers.append((buffer, self.room))  # its room once the clause is written
         name = self.ex.bind(var)
         try:
             condition = self.ex.test(where) if where is not None else None
