@@ -8,8 +8,10 @@ A decision's options reach a rule as C numbers: a `chooses` option as its index 
 entity, an enum value's place, a number, a truth), a menu option as its name's number (NAMES):
 the caller looks a menu option up in its site's names, since one rule may answer menus that
 list their options in different orders. A tunable is the cell of its place among the owner
-policy's tunables. A rule whose lines the dialect cannot write, or whose `prefer` values are no
-numbers or truths, is refused with its line and why; the program asks the generated package there.
+policy's tunables, read into a C local (v__tun0, ...) that the loops of its lines take like a
+define's parameters (loops.py). A rule whose lines the dialect cannot write, or whose `prefer`
+values are no numbers or truths, is refused with its line and why; the program asks the generated
+package there.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class NativeRule:
     never_function: str | None
     spec: str
     weights: int = 0  # the most weighted menu lines in one tier: the C locals holding their weights
+    tunables: int = 0  # how many tunables the owner policy has: the C locals v__tun0.. reading them
 
     @property
     def name(self) -> str:
@@ -140,7 +143,7 @@ class PolicyCompiler:
         gen.uses["rules"] = set()
         try:
             view = self.view.policy_rule(gen.policy_rules[ref], ref, rule, compiler.emitter,
-                                         lambda place, _: f"tun[{place}]")
+                                         lambda place, _: f"v__tun{place}")  # a local: loops take it
             compiler.check_names(gen.uses["rules"], self.read(rule))
         finally:
             gen.uses["rules"] |= before
@@ -153,7 +156,8 @@ class PolicyCompiler:
             for line in view["nevers"] or ():
                 line["test"] = name_test("o", line["options"], self.names)
         return NativeRule(ref, view["name"], view["menu"], view.get("var", ""), view["tiers"],
-                          view["nevers"], view.get("never_name"), view["spec"], weights)
+                          view["nevers"], view.get("never_name"), view["spec"], weights,
+                          len(self.model.policy_tunables(ref[0])))
 
     @staticmethod
     def read(rule: ast.Node) -> list[ast.Expr]:
