@@ -545,10 +545,16 @@ class ViewBuilder:
         parts = [f"{i} {name}" for i, name in enumerate(routine.locals)] + routine.hidden_doc
         return "L: " + ", ".join(parts) if parts else ""
 
-    def emit(self, signal: str) -> dict[str, Any]:
+    def emit(self, signal: str, emitter=None, in_force=in_force_test, params=None, plain_run=None) -> dict[str, Any]:
+        """What emit_<signal> runs: each trigger on it of the effects in play and of cards'
+        abilities in force, whose condition holds. `emitter(bindings)`, `in_force(card, slots)`,
+        the arguments' names and `plain_run(routine, args)` (a run of a trigger that cannot
+        suspend) write it: the generated package's by default, the native engine's
+        (machine/signals.py) from the same triggers."""
         gen, model = self.gen, self.model
+        emitter = emitter or self.emitter
         width = gen.emit_arity[signal]
-        params = [f"x{i}" for i in range(width)]
+        params = params or [f"x{i}" for i in range(width)]
         suspends = gen.suspension.signal(signal)
         def checks_of(effect: ast.EffectDecl, base: list[tuple[str, str, bool]]) -> list[Check]:
             checks = []
@@ -559,12 +565,14 @@ class ViewBuilder:
                 values = self.trigger_values(effect, trigger, params)
                 values.update({name: value for name, value, _ in base})
                 nonnull = routine.nonnull_params | {name for name, _, sure in base if sure}
-                ex = self.emitter([(n, values[n], n in nonnull) for n in routine.params])
+                ex = emitter([(n, values[n], n in nonnull) for n in routine.params])
                 when = ex.test(trigger.when) if trigger.when is not None else None
                 args = [values[n] for n in routine.params]
                 if suspends:
                     pad = 0 if routine.plain_name else routine.size - len(routine.params)
                     run = gen.frame(routine.step_id, args, pad)
+                elif plain_run is not None:
+                    run = plain_run(routine, args)
                 else:
                     run = f"({gen.ref(routine.plain_name)}, [{', '.join(args)}])"
                 checks.append(Check(self.where(trigger), when, {"run": run}))
@@ -572,7 +580,7 @@ class ViewBuilder:
         groups = [EffectGroup(index, effect.name.name, checks)
                   for index, effect in self.declared_effects()
                   for checks in [checks_of(effect, [])] if checks]
-        abilities = self.ability_groups(checks_of)
+        abilities = self.ability_groups(checks_of, in_force)
         decl = model.signals.get(signal)
         cards = [] if decl is None else [
             params[i] for i, p in enumerate(decl.params) if model.category(p.type.name) == "card"]
@@ -588,7 +596,7 @@ class ViewBuilder:
 
     def trigger_values(self, effect: ast.EffectDecl, trigger: ast.Trigger, params: list[str]) -> dict[str, str]:
         """What each of a trigger's locals starts as: the signal's value, else the effect's."""
-        values = {p.name: f"args[{i}]" for i, p in enumerate(effect.params)}
+        values = {p.name: self.effect_arg.format(i) for i, p in enumerate(effect.params)}
         for name, value in zip(trigger.names, params):
             values[name.name] = value
         return values

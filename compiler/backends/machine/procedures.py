@@ -26,6 +26,7 @@ from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeEmitter, Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
+from rulespec.compiler.backends.machine.signals import SignalCompiler
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import INT, PLAYER, UNKNOWN, element, entity_type, type_of_ref
 from rulespec.compiler.frontend.errors import InternalError
@@ -94,6 +95,8 @@ class NativeProcedures:
     cards: list[NativeProcedure] = field(default_factory=list)  # cards' plain events and actions
     resolves: list[NativeResolve] = field(default_factory=list)  # those the module writes
     event_done: int = 0  # the step below a suspending event's frame
+    triggers: list[NativeProcedure] = field(default_factory=list)  # plain triggers' routines (signals.py)
+    emits: list = field(default_factory=list)  # the signals' emits compiled (signals.py NativeEmit)
 
 
 ENV = Environment(loader=PackageLoader("rulespec.compiler.backends.machine", "templates"),
@@ -392,6 +395,7 @@ class ProcedureCompiler:
         self.resolved: dict[str, NativeResolve] = {}  # resolve_event, resolve_action: when written
         self.no_resolve: dict[str, str] = {}  # and why not, when not
         self.resolving: set[str] = set()
+        self.signals = SignalCompiler(self)  # emits and plain triggers (signals.py)
 
     def all(self) -> NativeProcedures:
         out = NativeProcedures(repr(tuple(self.model.player_labels)),
@@ -400,6 +404,7 @@ class ProcedureCompiler:
         for _ in range(len(RESOLVES) + 1):  # a resolve refused changes what else compiles: again
             refusals = dict(self.no_resolve)
             self.done, self.cards, self.resolved = {}, {}, {}
+            self.signals = SignalCompiler(self)
             for helper in RESOLVES:
                 self.resolve_refusal(helper)
             if self.no_resolve == refusals:
@@ -410,6 +415,7 @@ class ProcedureCompiler:
             routine = self.gen.by_key.get(f"procedure {name}")
             if routine is not None and routine.plain_name is not None:
                 self.compile(name)
+        out.emits, out.triggers = self.signals.compiled()
         order = list(self.model.procedures)
         for made in sorted(self.done.values(), key=lambda d: order.index(d.name)):
             (out.compiled if isinstance(made, NativeProcedure) else out.refused).append(made)
@@ -571,6 +577,8 @@ class ProcedureCompiler:
                 if why is None:
                     continue
                 raise Unsupported(why, _source(name, routine))
+            if self.signals.knows(name):  # an emit compiled natively (signals.py), else its refusal
+                continue
             if name in STATEMENT_REASONS:
                 raise Unsupported(STATEMENT_REASONS[name], _source(name, routine))
             rest.add(name)

@@ -128,11 +128,13 @@ class StepCompiler:
         if routine.plain_name is not None:  # a wrapper: a plain procedure run in a frame
             name = routine.key.removeprefix("procedure ")
             made = self.procedures.compile(name) if name in self.model.procedures else None
+            if routine.key.startswith("trigger "):  # a plain trigger of a signal that suspends (signals.py)
+                made = self.procedures.signals.trigger(routine)
             if not isinstance(made, NativeProcedure):
                 raise Unsupported(f"runs {routine.label}, which is not compiled natively"
                                   + (f" ({made.root})" if made is not None else ""))
             return NativeStep(step_id, function, routine.label, wraps=made)
-        if routine.kind not in ("procedure", "start", "event", "action"):
+        if routine.kind not in ("procedure", "start", "event", "action", "trigger"):
             raise Unsupported(f"is {routine.label}, a kind of routine the native engine does not run yet")
         return self.lowered(step_id, function, routine)
 
