@@ -1,7 +1,8 @@
-"""The native dialect's ranges, reachable walks, unions, argmax/argmin, membership and top
-(compiler/backends/machine/dialect.py, loops.py, templates/expressions.pxi.j2): planted defines
-over mini's map and zones compile natively and give, at seeded positions, what the generated
-package's give (errors where Python errors); a statement walking a range keeps to its room."""
+"""The native dialect's ranges, reachable walks, unions, argmax/argmin, membership, top and
+labels compared (compiler/backends/machine/dialect.py, loops.py, templates/expressions.pxi.j2):
+planted defines over mini's map and zones compile natively and give, at seeded positions, what
+the generated package's give (errors where Python errors); a statement walking a range keeps to
+its room."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ define planted_least(p: player) -> card? = argmin(c.points for c in discard + ha
 define planted_either(p: player, c: card) -> bool = c in hand(p) + hand(opponent(p))
 define planted_both(p: player) -> int = count(c in hand(p) + hand(p) + deck)
 define planted_top() -> card? = top(deck)
+define planted_same_label(f: field, g: field) -> bool = f.label == g.label or f.label != f.label
+define planted_label_of_top(c: card) -> bool = top(deck).label == c.label
 """
 NAMES = [line.split("(")[0].split()[1] for line in PLANTED.splitlines() if line.startswith("define ")]
 

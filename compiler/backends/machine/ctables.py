@@ -108,6 +108,9 @@ def game_tables(model: Model, gen: Gen, layout: Layout, enum_place: dict[str, in
     owners = model.entity_owner or [None] * entities
     out.append(CTable("OWNER", "int16_t", (entities,), tuple(NONE_VALUE if o is None else o for o in owners)))
     out.append(CTable("HAS_EVENT", "uint8_t", (entities,), tuple(int(bool(e.events)) for e in model.entities)))
+    # an entity's label as its place among the labels in order: compared as the texts compare
+    place = {label: i for i, label in enumerate(sorted({e.label for e in model.entities}))}
+    out.append(CTable("LABEL_ID", "int32_t", (max(entities, 1),), tuple(place[e.label] for e in model.entities) or (0,)))
     position = {card: i for i, card in enumerate(layout.cards)}
     out.append(CTable("CARDS", "int16_t", (max(len(layout.cards), 1),), tuple(layout.cards) or (0,)))
     out.append(CTable("CARD_POS", "int16_t", (entities,), tuple(position.get(e, -1) for e in range(entities))))

@@ -37,7 +37,7 @@ from rulespec.compiler.frontend.model import Model
 C_TYPES = {"int": "int64_t", "bool": "bint", "player": "int", "entity": "int", "enum": "int"}
 NONE_TYPES = ("player", "entity", "enum")  # the values whose none is NONE
 # The runtime helpers the module writes natively (templates/defines.pyx.j2), under their names.
-HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT", "top_card"})
+HELPERS = frozenset({"attr_of", "opponent_of", "owner_of", "OWNER", "HAS_EVENT", "top_card", "ENTITY_LABELS"})
 # What a define does when the generated code names a runtime helper the module has not, in words.
 REASONS = {
     "knows": "reads what a seat knows, which the native engine does not hold yet",

@@ -234,16 +234,17 @@ class CythonDialect(PythonDialect):
         raise Unsupported(f"{what} a zone held in a value, which the native dialect does not do yet")
 
     def attribute(self, ex: ExprEmitter, name: str, table: str, entity: Code) -> str:
+        """An entity's attribute; its label the text where text is written (statements), else
+        its place among the labels in order (ctables.py LABEL_ID), which compares as the texts do:
+        a define compares labels, and gives no text (defines.py refuses a define giving one)."""
         if name == "label":
-            if not self.texts:
-                raise Unsupported("reads text (a label), which the native engine does not hold")
-            return f"label_at({entity.text}, {name!r}, '')"
+            return f"label_at({entity.text}, {name!r}, '')" if self.texts else f"label_id_of({entity.text}, '')"
         return f"attr_at({table}, {entity.text}, {name!r})"
 
     def attribute_checked(self, ex: ExprEmitter, name: str, table: str, entity: Code, location: str) -> str:
         if name == "label":
-            self.attribute(ex, name, table, entity)  # refused where no text is written
-            return f"label_at({entity.text}, {name!r}, {location})"
+            return (f"label_at({entity.text}, {name!r}, {location})" if self.texts
+                    else f"label_id_of({entity.text}, {location})")
         return f"attr_of({table}, {entity.text}, {name!r}, {location})"
 
     def attribute_at(self, ex: ExprEmitter, name: str, table: str, entity: Code, at: str,
