@@ -6,7 +6,10 @@ events and actions (plain and suspending, with `when`, one resolving another, a 
 a zone held in a value (a procedure's parameter), several dice rolled at once, a pick at random
 (`or skip`, among members and among an enum's values), a track on an enum written by a value
 known only when it runs and by a constant (bounds of its own per cell), copy and clear of
-counters, a log line naming an enum value, a truth and an entity's attributes."""
+counters, a log line naming an enum value, a truth and an entity's attributes, texts the spec
+writes passed to a procedure (logged and in a prompt), whether a card's event or action may be
+played (event_allowed, action_allowed: the cards' `when`s, in a define), a zone written as a
+value."""
 
 from __future__ import annotations
 
@@ -83,6 +86,14 @@ procedure tidy(p: player) {
     for g in goods where stock(p, g) < 2 { add 1 to stock(p, g) }
     set stock(p, gold) to stock(p, gold) + 5
 }
+procedure announce(p: player, what: str) {
+    log p, what
+    p chooses "{what}: take a point?" {
+        option yes "Yes" { add 1 to points(p) }
+        option no "No" { }
+    }
+}
+define playable(c: card, p: player) -> bool = event_allowed(c, p) or action_allowed(c, p)
 procedure count_down() {
     if rounds_left > 3 { set rounds_left to 0 }
     add 1 to rounds_left
@@ -91,10 +102,13 @@ start {
     move all c in card to deck
     shuffle deck
     for p in players { deal(2, hand(p)) }
+    deal(1, discard)
     repeat 5 {
         for p in players {
             if size(hand(p)) == 0 { deal(1, hand(p)) }
             p chooses c in hand(p) "Play a card"
+            if playable(c, p) { announce(p, "plays a card that does something") }
+            else { announce(p, "plays a quiet card") }
             resolve c for p
             resolve action c for p
             move c to discard

@@ -28,6 +28,7 @@ from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
 from rulespec.compiler.backends.machine.loops import NativeLoop
 from rulespec.compiler.backends.machine.primitives import primitive_context
+from rulespec.compiler.backends.machine.whens import CARD_CHECKS, card_whens
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import Type, TypeInfer
 from rulespec.compiler.frontend.model import Model
@@ -182,6 +183,7 @@ class DefineCompiler:
         self.asked: dict[str, NativeAllowed | Refused] = {}  # the allowed checks, by action
         self.asking: set[str] = set()
         self.attributes: dict[str, CTable] = {}
+        self.card_whens: dict[str, Any] = {}  # cards' `when`s by kind, compiled or why not (whens.py)
 
     def all(self) -> NativeDefines:
         for name in self.model.defines:
@@ -384,6 +386,11 @@ class DefineCompiler:
             quantity = next((q for q, f in gen.quantities.items() if f == name), None)
             if quantity is not None and isinstance(self.quantified.get(quantity), NativeQuantity):
                 continue
+            if name in CARD_CHECKS:  # whether a card's event or action may be played (whens.py)
+                made = card_whens(self, CARD_CHECKS[name])
+                if not isinstance(made, str):
+                    continue
+                raise Unsupported(made, self.source(name, body))
             attribute = next((a for a, t in gen.attr_tables.items() if t == name), None)
             if attribute is not None:
                 self.attribute(attribute, name)

@@ -26,6 +26,7 @@ from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeEmitter, Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
+from rulespec.compiler.backends.machine.whens import CardWhens, card_whens
 from rulespec.compiler.backends.machine.signals import SignalCompiler
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.checks.types import INT, PLAYER, UNKNOWN, element, entity_type, type_of_ref
@@ -61,27 +62,19 @@ class NativeProcedure:
     unbound: list[str] = field(default_factory=list)  # locals that may be read unbound: UNBOUND first
     zones: list[str] = field(default_factory=list)  # the params that hold a zone (zone_value's form)
     gives_zone: bool = False  # its value is a zone (given back to Python as the generated package's)
-
-
-@dataclass
-class NativeWhen:
-    """A card's `event when` or `action when` as a C function of the state, `you` and `this`."""
-
-    index: int  # the card's
-    function: str  # the generated package's name for it
-    test: str
-    spec: str
+    texts: list[str] = field(default_factory=list)  # the params that hold a text (STRINGS' place)
 
 
 @dataclass
 class NativeResolve:
     """resolve_event or resolve_action natively (templates/procedures.pxi.j2): each card's
-    routine, a plain one's C function or a suspending one's step and frame size, and `when`s."""
+    routine, a plain one's C function or a suspending one's step and frame size (their `when`s:
+    whens.py)."""
 
     helper: str  # resolve_event or resolve_action
+    table: str  # EVENT or ACTION: the module's tables of them are EVENT_WHEN, EVENT_PLAIN, ...
     plain: list[tuple[int, str]] = field(default_factory=list)  # (card, C function)
     steps: list[tuple[int, int, int]] = field(default_factory=list)  # (card, step id, size - 2)
-    whens: list[NativeWhen] = field(default_factory=list)
 
 
 @dataclass
@@ -95,8 +88,21 @@ class NativeProcedures:
     cards: list[NativeProcedure] = field(default_factory=list)  # cards' plain events and actions
     resolves: list[NativeResolve] = field(default_factory=list)  # those the module writes
     event_done: int = 0  # the step below a suspending event's frame
+    action_cards: str = "()"  # the cards with an action, a Python tuple's text
     triggers: list[NativeProcedure] = field(default_factory=list)  # plain triggers' routines (signals.py)
     emits: list = field(default_factory=list)  # the signals' emits compiled (signals.py NativeEmit)
+    strings: dict[str, int] = field(default_factory=dict)  # the strings the statements write: places
+    card_whens: dict[str, CardWhens | str] = field(default_factory=dict)  # whens.py's, by kind
+
+    @property
+    def whens(self) -> list[CardWhens]:
+        """The cards' `when`s compiled (for resolve, event_allowed, action_allowed)."""
+        return [w for w in self.card_whens.values() if isinstance(w, CardWhens)]
+
+    @property
+    def strings_list(self) -> str:
+        """STRINGS, a Python list's text (templates/procedures.pxi.j2)."""
+        return repr(list(self.strings))
 
 
 ENV = Environment(loader=PackageLoader("rulespec.compiler.backends.machine", "templates"),
@@ -107,7 +113,27 @@ _MACROS: list = []  # the statements template's macros, loaded once
 
 class StatementEmitter(NativeEmitter):
     """The native emitter of statements: a zone held in a value is its slot by `held_zone`
-    (templates/procedures.pxi.j2; the primitives' own `zone_slot` checks a slot)."""
+    (templates/procedures.pxi.j2; the primitives' own `zone_slot` checks a slot), a zone written
+    as a value `zone_value`'s, a string the spec writes its place among the module's STRINGS."""
+
+    lowerer: NativeLowerer | None = None  # whose locals' types tell a text from a label (None in
+    # the emitters of inlined defines, which write no text)
+
+    def emit(self, node: ast.Expr) -> Code:
+        if self.lowerer is None:
+            return super().emit(node)
+        if isinstance(node, ast.StrLit):
+            strings = self.lowerer.compiler.strings
+            return Code(f"(STR_BASE + {strings.setdefault(node.value, len(strings))})")
+        zones = self.model.zones
+        if (isinstance(node, ast.CallExpr) and node.name in zones
+                or isinstance(node, ast.NameRef) and node.name in zones and not self.shadowed(node.name)):
+            return Code(f"zone_value({self.zone_slot(node).text})")
+        if isinstance(node, ast.Compare) and len({self.lowerer.is_label(side) for side in (node.left, node.right)
+                                                  if self.lowerer.typed(side) == "str"}) > 1:
+            raise Unsupported("compares a label with another text, which the native engine does not do yet",
+                              node)
+        return super().emit(node)
 
     def zone_slot(self, node: ast.Expr) -> Code:
         code = super().zone_slot(node)
@@ -124,6 +150,7 @@ class NativeLowerer(Lowerer):
         self.dialect = compiler.defines.dialect
         super().__init__(compiler.gen, routine, "py",
                          lambda gen, scope: StatementEmitter(gen, scope, self.dialect))
+        self.ex.lowerer = self
         decl = compiler.model.procedures.get(routine.key.removeprefix("procedure "))
         self.types = compiler.types
         # the checker's type of each name bound (`start` takes none; a card's routine `you`, `this`)
@@ -150,6 +177,8 @@ class NativeLowerer(Lowerer):
             self.dialect.texts = False
 
     def statement(self, stmt: ast.Stmt, depth: int) -> None:
+        if isinstance(stmt, ast.Choose) and stmt.var is not None:  # what a log line may name
+            self.env[stmt.var.name] = element(self.types.infer(stmt.source, self.env)) or UNKNOWN
         try:
             super().statement(stmt, depth)
         except Unsupported as why:
@@ -353,16 +382,33 @@ class NativeLowerer(Lowerer):
                 texts[i] = f"({self.text(part)}, {named[named_at(parts, i, self.gen)]})"
         return texts, named
 
+    def typed(self, node: ast.Expr) -> str:
+        return self.types.infer(node, self.env).base
+
+    @staticmethod
+    def is_label(node: ast.Expr) -> bool:
+        """A label read (a Python str natively), not a text the spec writes (an index)."""
+        return isinstance(node, ast.Attr) and node.name == "label"
+
+    def prompt(self, stmt: ast.Choose | ast.Menu) -> tuple[str, str]:
+        if isinstance(stmt, ast.Menu) and stmt.asked is not None:  # made when asked: its text
+            return self.text(stmt.asked), ""
+        return super().prompt(stmt)
+
     def text(self, part: ast.Expr) -> str:
         """A value as `log` writes it (values.text_of), by its type: C values carry none."""
         typ = self.types.infer(part, self.env)
         kind, value = typ.base, self.ex.value(part)
+        if isinstance(part, ast.Attr) and part.name == "label":  # a label is text natively too
+            return value
         if kind == "int":
             return f"str(<int64_t>({value}))"
         if kind == "bool":
             return f"('true' if {value} else 'false')"
         if kind == "enum":  # an index natively: its name (enum_name gives none as None)
             return f"text_of(enum_name({typ.name!r}, {value}))"
+        if kind == "str":  # a string the spec writes, by its place
+            return f"string_of({value})"
         raise Unsupported(f"writes a {kind} value in a log line, which the native engine does not"
                           " write yet (a number, a truth or a label)")
 
@@ -396,11 +442,14 @@ class ProcedureCompiler:
         self.no_resolve: dict[str, str] = {}  # and why not, when not
         self.resolving: set[str] = set()
         self.signals = SignalCompiler(self)  # emits and plain triggers (signals.py)
+        self.strings: dict[str, int] = {}  # the strings the statements write, by their place
 
     def all(self) -> NativeProcedures:
         out = NativeProcedures(repr(tuple(self.model.player_labels)),
                                repr(tuple(e.label for e in self.model.entities)),
-                               event_done=self.gen.event_done)
+                               event_done=self.gen.event_done,
+                               action_cards=repr(tuple(i for i, e in enumerate(self.model.entities)
+                                                       if e.actions)))
         for _ in range(len(RESOLVES) + 1):  # a resolve refused changes what else compiles: again
             refusals = dict(self.no_resolve)
             self.done, self.cards, self.resolved = {}, {}, {}
@@ -410,6 +459,8 @@ class ProcedureCompiler:
             if self.no_resolve == refusals:
                 break
         out.cards = [c for c in self.cards.values() if isinstance(c, NativeProcedure)]
+        out.strings = self.strings  # the steps add theirs (steps.py), as their `when`s
+        out.card_whens = self.defines.card_whens
         out.resolves = list(self.resolved.values())
         for name in self.model.procedures:
             routine = self.gen.by_key.get(f"procedure {name}")
@@ -430,10 +481,9 @@ class ProcedureCompiler:
         if helper in self.resolved or helper in self.resolving:
             return None
         kind = "action" if helper == "resolve_action" else "event"
-        gen, loops = self.gen, self.defines.dialect.loops
+        gen = self.gen
         cards = gen.suspension.actions if kind == "action" else gen.suspension.events
-        whens = gen.action_whens if kind == "action" else gen.event_whens
-        made = NativeResolve(helper)
+        made = NativeResolve(helper, kind.upper())
         self.resolving.add(helper)
         try:
             for index in sorted(cards):
@@ -447,37 +497,14 @@ class ProcedureCompiler:
                                                f" compiled natively ({card.root})")
                     return self.no_resolve[helper]
                 made.plain.append((index, card.function))
-            for index, function in whens.items():
-                block = self.model.action_of(index) if kind == "action" else self.model.event_of(index)
-                count = len(loops.made)
-                try:
-                    made.whens.append(NativeWhen(index, function, self.when_test(block.when),
-                                                 gen.where(block)))
-                except Unsupported as why:
-                    loops.keep_first(count)
-                    self.no_resolve[helper] = (f"resolves a card's {kind}, and the condition of the {kind}"
-                                               f" of {self.model.entities[index].name.name} at"
-                                               f" {gen.loc(why.node or block)} {why.reason}")
-                    return self.no_resolve[helper]
+            whens = card_whens(self.defines, kind)
+            if isinstance(whens, str):
+                self.no_resolve[helper] = f"resolves a card's {kind}: {whens}"
+                return self.no_resolve[helper]
         finally:
             self.resolving.discard(helper)
         self.resolved[helper] = made
         return None
-
-    def when_test(self, when: ast.Expr) -> str:
-        """A card's `when` as the native emitter tests it, `you` and `this` its C arguments."""
-        gen = self.gen
-        for call, made, words in self.defines.needs([when]):
-            if isinstance(made, Refused):
-                raise Unsupported(f"{words}, which is not compiled natively ({made.root})", call)
-        before = set(gen.uses["rules"])
-        gen.uses["rules"] = set()
-        try:
-            test = self.defines.emitter([("you", "v_you", False), ("this", "v_this", True)]).test(when)
-            self.defines.check_names(gen.uses["rules"], when)
-        finally:
-            gen.uses["rules"] |= before
-        return test
 
     def compile_card(self, routine: Routine) -> NativeProcedure | Refused:
         """A card's plain event or action (one routine for every copy of a card)."""
@@ -550,11 +577,12 @@ class ProcedureCompiler:
         # a local that may be read before it is bound (it shadows a var or track) starts UNBOUND
         unbound = [mangle("local", n) for n in routine.locals
                    if n in lowerer.scope.maybe and n not in routine.params]
-        zones = [mangle("local", n) for n in routine.params if lowerer.env.get(n) is not None
-                 and lowerer.env[n].base == "zone"]
+        typed = {n: lowerer.env[n].base for n in routine.params if n in lowerer.env}
+        zones = [mangle("local", n) for n, base in typed.items() if base == "zone"]
+        texts = [mangle("local", n) for n, base in typed.items() if base == "str"]
         return NativeProcedure(name, routine.plain_name, params, list(dict.fromkeys(locals_)),
                                lowerer.buffers, body, self.gen.where(routine.span), gives, unbound, zones,
-                               self.gives_zone(routine))
+                               self.gives_zone(routine), texts)
 
     def gives_zone(self, routine: Routine) -> bool:
         decl = self.model.procedures.get(routine.key.removeprefix("procedure "))
