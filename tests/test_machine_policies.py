@@ -213,6 +213,7 @@ def test_native_policies_answer_at_positions_of_every_game(folder):
     assert sum(same_answers(folder, seed, engine, 60) for seed in (1, 2)) > 0
 
 
+@pytest.mark.slow  # its module is built afresh each run (its spec's path is new): ~20 s
 def test_planted_policy_rules_answer_as_the_generated_package(planted):
     engine = policies_only(planted)
     report = engine.module.POLICY_SITES["planted"]
