@@ -3,7 +3,8 @@ effects in play cross into the native form and back unchanged; every compiled qu
 compiled allowed check with forbids inside effects gives, over a packed position and its effects,
 what the generated package's gives over the State, at seeded positions with effects of every kind
 planted at random; and `activate`, `cancel`, `expire` and `active` in random sequences of a planted
-spec's procedures leave the same effects and give the same answers as the generated package's."""
+spec's procedures (and a signal whose trigger the effect holds) leave the same effects, state and
+answers as the generated package's."""
 
 from __future__ import annotations
 
@@ -121,6 +122,7 @@ procedure planted_forever(p: player) { activate doubled(p) }
 procedure planted_end(p: player) { cancel doubled(p) }
 procedure planted_end_all() { cancel doubled }
 procedure planted_expire() { expire turn }
+procedure planted_emit(p: player) { emit played(p, three) }
 procedure planted_ask(p: player) -> int {
     if active doubled(p) { return worth(p, three) }
     if active doubled { return 1 }
@@ -143,7 +145,8 @@ def test_planted_effect_statements_compile(planted):
     module, defines = native_module(planted)
     compiled = {p.name for p in defines.procedures.compiled}
     assert {"planted_start", "planted_forever", "planted_end", "planted_end_all", "planted_expire",
-            "planted_ask"} <= compiled, defines.procedures.refused
+            "planted_ask", "planted_emit"} <= compiled, defines.procedures.refused
+    assert [e.signal for e in defines.procedures.emits] == ["played"]  # its trigger: signals.py
     assert {"planted_active", "planted_worth"} <= {d.name for d in defines.compiled}
 
 
@@ -154,7 +157,7 @@ def test_random_sequences_of_effect_statements_agree(planted, seed):
     module, defines = native_module(planted)
     model, python, rules = loaded(planted).model, procedures_of(planted), rules_of(planted)
     names = ["planted_start", "planted_forever", "planted_end", "planted_end_all", "planted_expire",
-             "planted_ask"]
+             "planted_ask", "planted_emit"]
     procedures = {p.name: p for p in defines.procedures.compiled}
     functions = {d.name: d.function for d in defines.compiled}
     picker = random.Random(seed)

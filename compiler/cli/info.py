@@ -30,6 +30,10 @@ def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
                    " compile natively")
         for refused in report["refused"]:
             click.echo(refused["text"])
+        quantities = report["quantities"]
+        click.echo(f"{len(quantities['compiled'])} of {quantities['quantities']} quantities compile natively")
+        for refused in quantities["refused"]:
+            click.echo(refused["text"])
         procedures = report["procedures"]
         click.echo(f"{len(procedures['compiled'])} of {procedures['plain']} procedures that never"
                    " wait for a decision compile natively")

@@ -154,6 +154,10 @@ class NativeDefines:
                 "compiled": [p.name for p in made.compiled],
                 "refused": [{"procedure": r.name, "location": r.location, "reason": r.reason,
                              "text": str(r)} for r in made.refused]}
+        report["quantities"] = {"quantities": len(self.quantities) + len(self.refused_quantities),
+                                 "compiled": [q.name for q in self.quantities],
+                                 "refused": [{"quantity": r.name, "location": r.location, "reason": r.reason,
+                                              "text": str(r)} for r in self.refused_quantities]}
         report["allowed"] = {"checks": len(self.allowed) + len(self.refused_allowed),
                              "compiled": [a.action for a in self.allowed],
                              "refused": [{"action": r.name, "location": r.location, "reason": r.reason,
