@@ -16,8 +16,11 @@ from __future__ import annotations
 import pytest
 
 from rulespec.runtime.analysis.fingerprints import fingerprint
+from rulespec.runtime.analysis.fuzz import random_walk
+from rulespec.runtime.game import Game
+from rulespec.runtime.state import overlay
 
-from support import program
+from support import loaded, program
 from test_machine_games import machine, same_random_playout
 from test_machine_procedures import agree
 
@@ -144,3 +147,19 @@ def test_the_game_plays_natively_as_the_generated_package(folder):
 
 def test_its_plain_procedures_agree_with_the_generated_package(folder):
     assert agree(folder, range(2), 3) > 0
+
+
+def test_blanked_cards_do_nothing_natively_as_in_the_generated_package(folder):
+    """Blanked cards (rulespec worth --as blank) are played without their events or actions:
+    the same game on both engines, set before the first resolve."""
+    engine, python = machine(folder), program(folder, "generated")
+    index = loaded(folder).model.entity_index
+    blanked = tuple(index[name] for name in ("a1", "a2", "a4"))
+    ends = []
+    for engine_or_python in (engine, python):
+        game = Game(engine_or_python, seed=5)
+        overlay(game.state, blanked=blanked)
+        for game in random_walk(game, 5):
+            pass
+        ends.append((game.state.log, game.state.result, game.choices, game.state.tracks))
+    assert ends[0] == ends[1]

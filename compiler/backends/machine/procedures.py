@@ -135,6 +135,13 @@ class StatementEmitter(NativeEmitter):
                               node)
         return super().emit(node)
 
+    def player_label(self, obj: ast.Expr, attr: ast.Attr | None) -> Code:
+        """A player's label: `attr_of` natively reads the attribute tables, so player_label_at."""
+        code = super().player_label(obj, attr)
+        if code.text.startswith("attr_of(PLAYER_LABELS, "):
+            return replace(code, text="player_label_at(" + code.text.removeprefix("attr_of(PLAYER_LABELS, "))
+        return code
+
     def zone_slot(self, node: ast.Expr) -> Code:
         code = super().zone_slot(node)
         if code.text.startswith("zone_slot("):
