@@ -17,7 +17,7 @@ from rulespec.compiler.backends.machine.layout import machine_layout
 from rulespec.compiler.backends.machine.pack import pack
 from rulespec.runtime.state import RuleError
 
-from support import MINI, loaded
+from support import MINI, TESTS, loaded
 from test_machine_defines import agree, native_module, positions
 
 PLANTED = """
@@ -68,6 +68,24 @@ def test_a_range_past_the_bound_fails_natively_as_in_python(planted):
     position = module.Position(pack(made.layout, state), state.params)
     with pytest.raises(RuleError, match="more than the 1,000,000 a range may hold"):
         module.define("planted_huge", position, 0)
+
+
+SEATED = """
+define planted_seated_in(p: player) -> bool = p in players and opponent(p) in players
+define planted_seated_count(p: player) -> int = count(q in players where q != p)
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_membership_in_the_seated_players_agrees(tmp_path):
+    """`p in players` where seats are declared: the seats param's first players (the run's
+    params given: two and four seated)."""
+    (tmp_path / "seats.rules").write_text((TESTS / "specs" / "seats" / "seats.rules").read_text(encoding="utf-8")
+                                          + SEATED, encoding="utf-8")
+    model = loaded(tmp_path).model
+    assert {"planted_seated_in", "planted_seated_count"} <= {d.name for d in native_defines(model).compiled}
+    assert agree(tmp_path, range(2), 3) > 0
+    assert agree(tmp_path, range(1), 3, params={"players": 4}) > 0
 
 
 def test_a_statement_walking_a_range_known_when_it_runs_has_room_for_it(planted):

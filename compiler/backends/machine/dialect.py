@@ -335,8 +335,8 @@ class CythonDialect(PythonDialect):
         return Code(f"not {code}", P_NOT, True) if negated else Code(code, P_ATOM, True)
 
     def member(self, ex: ExprEmitter, item: Code, coll: Code, negated: bool) -> Code:
-        """item in a range (between its ends), the players (a seat's index) or the spaces a
-        reachable walk finds (its byte)."""
+        """item in a range (between its ends), the players or the seated ones (a seat's index),
+        the spaces a reachable walk finds (its byte) or a union's members."""
         walk = coll.table
         if isinstance(walk, Span) and walk.location is None:
             code = Code(f"{walk.low} <= {item.at(P_CMP + 1)} <= {walk.high}", P_CMP, True)
@@ -348,9 +348,12 @@ class CythonDialect(PythonDialect):
             code = Code(f"reach_has({walk.call}, {item.text})", P_ATOM, True)
         elif coll.text == "PLAYERS":
             code = Code(f"0 <= {item.at(P_CMP + 1)} < PLAYER_COUNT", P_CMP, True)
+        elif coll.table is None and coll.text.startswith("range(") and coll.text.endswith(")"):
+            # the seated players (expr.py seated: `range(seats)`): as Python's `in range(n)`
+            code = Code(f"0 <= {item.at(P_CMP + 1)} < ({coll.text[len('range('):-1]})", P_CMP, True)
         else:
-            raise Unsupported("tests membership in an enum or the seated players, which the native"
-                              " dialect does not do yet")
+            raise Unsupported("tests membership in an enum, which the native dialect does not do"
+                              " yet (an enum value is its place: the item's enum is not known here)")
         return Code(f"not ({code.text})", P_NOT, True) if negated else code
 
     def reduce(self, kind: str, var: str, source: str, clause: str, condition: str | None,
