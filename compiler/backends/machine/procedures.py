@@ -24,6 +24,7 @@ from rulespec.compiler.backends.codegen.analysis import Routine, may_grow
 from rulespec.compiler.backends.codegen.code import P_COND, Code, clamp
 from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
+from rulespec.compiler.backends.machine.cards import RESOLVES, CardCompiler, NativeResolve
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeEmitter, Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.backends.machine.whens import CardWhens, card_whens
@@ -39,7 +40,6 @@ PRIMITIVES = frozenset({"move_card", "move_card_bottom", "top_card", "shuffle", 
                         "PLAYER_LABELS", "ENTITY_LABELS", "RuleError", "log_seen", "secret_part",
                         "show_card", "log_shown", "conceal_zone", "activate", "cancel", "expire",
                         "zone_slot", "zone_value"})
-RESOLVES = ("resolve_event", "resolve_action")  # written natively when every card's routine compiles
 # What stops a statement, in words, when the generated code names a runtime helper the native
 # engine has not (the defines' reasons cover the expressions).
 STATEMENT_REASONS = {
@@ -63,18 +63,6 @@ class NativeProcedure:
     zones: list[str] = field(default_factory=list)  # the params that hold a zone (zone_value's form)
     gives_zone: bool = False  # its value is a zone (given back to Python as the generated package's)
     texts: list[str] = field(default_factory=list)  # the params that hold a text (STRINGS' place)
-
-
-@dataclass
-class NativeResolve:
-    """resolve_event or resolve_action natively (templates/procedures.pxi.j2): each card's
-    routine, a plain one's C function or a suspending one's step and frame size (their `when`s:
-    whens.py)."""
-
-    helper: str  # resolve_event or resolve_action
-    table: str  # EVENT or ACTION: the module's tables of them are EVENT_WHEN, EVENT_PLAIN, ...
-    plain: list[tuple[int, str]] = field(default_factory=list)  # (card, C function)
-    steps: list[tuple[int, int, int]] = field(default_factory=list)  # (card, step id, size - 2)
 
 
 @dataclass
@@ -444,10 +432,7 @@ class ProcedureCompiler:
         self.types = defines.types
         self.done: dict[str, NativeProcedure | Refused] = {}
         self.busy: set[str] = set()
-        self.cards: dict[str, NativeProcedure | Refused] = {}  # cards' plain routines, by function
-        self.resolved: dict[str, NativeResolve] = {}  # resolve_event, resolve_action: when written
-        self.no_resolve: dict[str, str] = {}  # and why not, when not
-        self.resolving: set[str] = set()
+        self.cards = CardCompiler(self)  # cards' routines and `resolve` (cards.py)
         self.signals = SignalCompiler(self)  # emits and plain triggers (signals.py)
         self.strings: dict[str, int] = {}  # the strings the statements write, by their place
 
@@ -458,17 +443,18 @@ class ProcedureCompiler:
                                action_cards=repr(tuple(i for i, e in enumerate(self.model.entities)
                                                        if e.actions)))
         for _ in range(len(RESOLVES) + 1):  # a resolve refused changes what else compiles: again
-            refusals = dict(self.no_resolve)
-            self.done, self.cards, self.resolved = {}, {}, {}
+            refusals = dict(self.cards.refused)
+            self.done = {}
+            self.cards.again()
             self.signals = SignalCompiler(self)
             for helper in RESOLVES:
-                self.resolve_refusal(helper)
-            if self.no_resolve == refusals:
+                self.cards.refusal(helper)
+            if self.cards.refused == refusals:
                 break
-        out.cards = [c for c in self.cards.values() if isinstance(c, NativeProcedure)]
+        out.cards = [c for c in self.cards.routines.values() if isinstance(c, NativeProcedure)]
         out.strings = self.strings  # the steps add theirs (steps.py), as their `when`s
         out.card_whens = self.defines.card_whens
-        out.resolves = list(self.resolved.values())
+        out.resolves = list(self.cards.resolved.values())
         for name in self.model.procedures:
             routine = self.gen.by_key.get(f"procedure {name}")
             if routine is not None and routine.plain_name is not None:
@@ -478,60 +464,6 @@ class ProcedureCompiler:
         for made in sorted(self.done.values(), key=lambda d: order.index(d.name)):
             (out.compiled if isinstance(made, NativeProcedure) else out.refused).append(made)
         return out
-
-    def resolve_refusal(self, helper: str) -> str | None:
-        """Why `helper` (resolve_event, resolve_action) is not written natively, or None: it is
-        when every card's plain routine of its kind and every `when` of them compile (a routine
-        resolving cards while they compile is taken to compile: all() tries again if not)."""
-        if helper in self.no_resolve:
-            return self.no_resolve[helper]
-        if helper in self.resolved or helper in self.resolving:
-            return None
-        kind = "action" if helper == "resolve_action" else "event"
-        gen = self.gen
-        cards = gen.suspension.actions if kind == "action" else gen.suspension.events
-        made = NativeResolve(helper, kind.upper())
-        self.resolving.add(helper)
-        try:
-            for index in sorted(cards):
-                routine = gen.action_routine(index) if kind == "action" else gen.event_routine(index)
-                if routine.plain_name is None:
-                    made.steps.append((index, routine.step_id, routine.size - 2))
-                    continue
-                card = self.compile_card(routine)
-                if isinstance(card, Refused):
-                    self.no_resolve[helper] = (f"resolves a card's {kind}, and {routine.label} is not"
-                                               f" compiled natively ({card.root})")
-                    return self.no_resolve[helper]
-                made.plain.append((index, card.function))
-            whens = card_whens(self.defines, kind)
-            if isinstance(whens, str):
-                self.no_resolve[helper] = f"resolves a card's {kind}: {whens}"
-                return self.no_resolve[helper]
-        finally:
-            self.resolving.discard(helper)
-        self.resolved[helper] = made
-        return None
-
-    def compile_card(self, routine: Routine) -> NativeProcedure | Refused:
-        """A card's plain event or action (one routine for every copy of a card)."""
-        if routine.plain_name in self.cards:
-            return self.cards[routine.plain_name]
-        name, where = routine.label.split(" of ", 1)[1], self.gen.loc(routine.body)
-        for callee in self.callees(routine):
-            made = self.compile(callee)
-            if isinstance(made, Refused):
-                self.cards[routine.plain_name] = Refused(name, where, f"calls procedure `{callee}`, which is"
-                                                         " not compiled natively", made.root, f"{routine.kind} of")
-                return self.cards[routine.plain_name]
-        loops = len(self.defines.dialect.loops.made)
-        try:
-            self.cards[routine.plain_name] = self.emitted(routine, name)
-        except Unsupported as why:
-            self.defines.dialect.loops.keep_first(loops)
-            self.cards[routine.plain_name] = Refused(name, self.gen.loc(why.node or routine.body), why.reason,
-                                                     kind=f"{routine.kind} of")
-        return self.cards[routine.plain_name]
 
     def compile(self, name: str) -> NativeProcedure | Refused:
         if name in self.done:
@@ -608,7 +540,7 @@ class ProcedureCompiler:
             if name in procedures and isinstance(self.done.get(procedures[name]), NativeProcedure):
                 continue
             if name in RESOLVES:
-                why = self.resolve_refusal(name)
+                why = self.cards.refusal(name)
                 if why is None:
                     continue
                 raise Unsupported(why, _source(name, routine))
