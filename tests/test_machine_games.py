@@ -88,12 +88,24 @@ def test_native_games_agree_over_200_seeds(folder):
         same_random_playout(folder, seed)
 
 
-def test_a_game_that_does_not_run_natively_says_why_in_one_line():
+# A step reading what a seat knows, which the native engine does not hold yet (every shipped game
+# runs natively): planted on mini.
+NOT_NATIVE = """
+procedure planted_knows(p: player) {
+    p chooses c in hand(p) as play(p, c) "Pick a card"
+    if known(p, c) { add 1 to score(p) }
+}
+"""
+
+
+def test_a_game_that_does_not_run_natively_says_why_in_one_line(tmp_path):
     why = native.available()
     if why:
         pytest.skip(why)
+    (tmp_path / "mini.rules").write_text((MINI / "mini.rules").read_text(encoding="utf-8") + NOT_NATIVE,
+                                         encoding="utf-8")
     refused = []
-    for folder in GAMES:
+    for folder in GAMES + [tmp_path]:
         try:
             load_native_program(loaded(folder).model, program(folder, "generated"))
         except NotNative as err:
