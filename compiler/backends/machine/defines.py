@@ -126,9 +126,6 @@ class NativeDefines:
     compiled: list[NativeDefine]
     refused: list[Refused]
     tables: list[CTable]
-    quantities: list[NativeQuantity] = field(default_factory=list)  # the quantities compiled (effects.py)
-    refused_quantities: list[Refused] = field(default_factory=list)  # and those refused, with why
-    effect_kinds: dict = field(default_factory=dict)  # each effect's argument kinds (effects.py arg_kinds)
     entities: dict[str, int]  # the entity constants the bodies name (E_cuba)
     enum_places: dict[str, int]  # each enum value's place in its enum
     enum_names: dict[str, tuple[str, ...]]  # each enum's values in order
@@ -139,6 +136,9 @@ class NativeDefines:
     refused_allowed: list[Refused] = field(default_factory=list)  # and those refused, with why
     steps: Any = None  # the steps of the frames compiled and refused (steps.py)
     policies: Any = None  # the policy rules compiled and refused (policies.py)
+    quantities: list[NativeQuantity] = field(default_factory=list)  # the quantities compiled (effects.py)
+    refused_quantities: list[Refused] = field(default_factory=list)  # and those refused, with why
+    effect_kinds: dict = field(default_factory=dict)  # each effect's argument kinds (effects.py arg_kinds)
 
     def coverage(self) -> dict:
         """What compiles natively and where and why the rest does not: the defines (keys kept
@@ -172,28 +172,28 @@ class DefineCompiler:
     calls first."""
 
     def __init__(self, model: Model, layout: Layout):
-        self.quantified: dict[str, NativeQuantity | Refused] = {}  # the quantities (effects.py), by name
-        self.quantifying: set[str] = set()
-        self.effect_kinds = arg_kinds(self)
         self.model, self.layout = model, layout
         self.gen = Gen(model)
         self.gen.module = "rules"
         self.dialect = CythonDialect(model, layout)
         self.types = TypeInfer(model)
         self.done: dict[str, NativeDefine | Refused] = {}
-        for name in self.model.quantities:  # and the quantities no define reads
-            self.quantity(name)
         self.busy: set[str] = set()
         self.asked: dict[str, NativeAllowed | Refused] = {}  # the allowed checks, by action
         self.asking: set[str] = set()
         self.attributes: dict[str, CTable] = {}
         self.card_whens: dict[str, Any] = {}  # cards' `when`s by kind, compiled or why not (whens.py)
+        self.quantified: dict[str, NativeQuantity | Refused] = {}  # the quantities (effects.py), by name
+        self.quantifying: set[str] = set()
+        self.effect_kinds = arg_kinds(self)
 
     def all(self) -> NativeDefines:
         for name in self.model.defines:
             self.compile(name)
         for action in self.gen.allowed:  # those no define asks about, for the procedures
             self.ask(action)
+        for name in self.model.quantities:  # and the quantities no define reads
+            self.quantity(name)
         compiled = [d for d in self.done.values() if isinstance(d, NativeDefine)]
         refused = [d for d in self.done.values() if isinstance(d, Refused)]
         order = list(self.model.defines)
@@ -248,8 +248,6 @@ class DefineCompiler:
         self.done[name] = Refused(name, self.gen.loc(node), reason)
         return self.done[name]
 
-                elif isinstance(node, ast.CallExpr) and node.name in self.model.quantities:
-                    key, words = ("quantity", node.name), f"reads quantity `{node.name}`"
     def needs(self, bodies: list[ast.Expr]):
         """The defines the bodies call and the actions they ask about, each compiled when first
         met: (the call, what it compiled to, the call in words)."""
@@ -260,6 +258,8 @@ class DefineCompiler:
                     key, words = ("define", node.name), f"calls define `{node.name}`"
                 elif isinstance(node, ast.Allowed) and node.action.name in self.gen.allowed:
                     key, words = ("check", node.action.name), f"asks whether action `{node.action.name}` is allowed"
+                elif isinstance(node, ast.CallExpr) and node.name in self.model.quantities:
+                    key, words = ("quantity", node.name), f"reads quantity `{node.name}`"
                 else:
                     continue
                 if key not in seen:
@@ -283,6 +283,16 @@ class DefineCompiler:
                                                  f" compiled natively ({made.root})", made.root, CHECK)
                     return self.asked[action]
             loops = len(self.dialect.loops.made)
+            try:
+                self.asked[action] = write_allowed(self, action, self.emitter)
+            except Unsupported as why:
+                self.dialect.loops.keep_first(loops)  # a refused check's loops are never written
+                self.asked[action] = Refused(action, self.gen.loc(why.node) if why.node else where,
+                                             why.reason, kind=CHECK)
+        finally:
+            self.asking.discard(action)
+        return self.asked[action]
+
     def quantity(self, name: str) -> NativeQuantity | Refused:
         """A quantity compiled natively (effects.py), the rules its pieces call first."""
         if name in self.quantified:
@@ -314,16 +324,6 @@ class DefineCompiler:
 
     def effect_width(self, groups) -> int:
         return group_width(self, groups)
-
-            try:
-                self.asked[action] = write_allowed(self, action, self.emitter)
-            except Unsupported as why:
-                self.dialect.loops.keep_first(loops)  # a refused check's loops are never written
-                self.asked[action] = Refused(action, self.gen.loc(why.node) if why.node else where,
-                                             why.reason, kind=CHECK)
-        finally:
-            self.asking.discard(action)
-        return self.asked[action]
 
     def emitter(self, bindings: list[tuple[str, str, bool]]) -> NativeEmitter:
         return NativeEmitter(self.gen, Scope("none", bindings=bindings), self.dialect)
@@ -387,14 +387,6 @@ class DefineCompiler:
         for name in sorted(names, key=lambda n: (n == "UNBOUND", n)):  # the reason nearest the rules first
             if name in known:
                 continue
-            quantity = next((q for q, f in gen.quantities.items() if f == name), None)
-            if quantity is not None and isinstance(self.quantified.get(quantity), NativeQuantity):
-                continue
-            if name in CARD_CHECKS:  # whether a card's event or action may be played (whens.py)
-                made = card_whens(self, CARD_CHECKS[name])
-                if not isinstance(made, str):
-                    continue
-                raise Unsupported(made, self.source(name, body))
             attribute = next((a for a, t in gen.attr_tables.items() if t == name), None)
             if attribute is not None:
                 self.attribute(attribute, name)
@@ -405,6 +397,14 @@ class DefineCompiler:
             action = next((a for a, f in gen.allowed.items() if f == name), None)
             if action is not None and isinstance(self.asked.get(action), NativeAllowed):
                 continue
+            quantity = next((q for q, f in gen.quantities.items() if f == name), None)
+            if quantity is not None and isinstance(self.quantified.get(quantity), NativeQuantity):
+                continue
+            if name in CARD_CHECKS:  # whether a card's event or action may be played (whens.py)
+                made = card_whens(self, CARD_CHECKS[name])
+                if not isinstance(made, str):
+                    continue
+                raise Unsupported(made, self.source(name, body))
             raise Unsupported(self.reason(name), self.source(name, body))
 
     def attribute(self, attribute: str, table: str) -> None:
