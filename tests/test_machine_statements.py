@@ -9,7 +9,7 @@ known only when it runs and by a constant (bounds of its own per cell), copy and
 counters, a log line naming an enum value, a truth and an entity's attributes, texts the spec
 writes passed to a procedure (logged and in a prompt), whether a card's event or action may be
 played (event_allowed, action_allowed: the cards' `when`s, in a define), a zone written as a
-value."""
+value and walked."""
 
 from __future__ import annotations
 
@@ -72,6 +72,7 @@ procedure deal(n: int, dest: zone) {
         }
         if size(deck) > 0 { move top(deck) to dest }
     }
+    for c in dest where c.sharp { log c, "is sharp, among", count(d in dest where d.power < 3), "others" }
 }
 procedure score(p: player) {
     roll hi, lo from 3 dice

@@ -26,7 +26,7 @@ from rulespec.compiler.backends.codegen.lower import Lowerer
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.machine.cards import RESOLVES, CardCompiler, NativeResolve
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeEmitter, Refused
-from rulespec.compiler.backends.machine.dialect import Unsupported
+from rulespec.compiler.backends.machine.dialect import Unsupported, ZoneWalk
 from rulespec.compiler.backends.machine.whens import CardWhens, card_whens
 from rulespec.compiler.backends.machine.signals import SignalCompiler
 from rulespec.compiler.frontend import ast
@@ -113,15 +113,27 @@ class StatementEmitter(NativeEmitter):
         if isinstance(node, ast.StrLit):
             strings = self.lowerer.compiler.strings
             return Code(f"(STR_BASE + {strings.setdefault(node.value, len(strings))})")
-        zones = self.model.zones
-        if (isinstance(node, ast.CallExpr) and node.name in zones
-                or isinstance(node, ast.NameRef) and node.name in zones and not self.shadowed(node.name)):
+        if self.written_zone(node):
             return Code(f"zone_value({self.zone_slot(node).text})")
         if isinstance(node, ast.Compare) and len({self.lowerer.is_label(side) for side in (node.left, node.right)
                                                   if self.lowerer.typed(side) == "str"}) > 1:
             raise Unsupported("compares a label with another text, which the native engine does not do yet",
                               node)
         return super().emit(node)
+
+    def collection(self, node: ast.Expr, snapshot: bool = False) -> Code:
+        """A zone held in a value walked as a zone written directly is (its row and count by
+        slot: primitives.pxi.j2), never as a region."""
+        if self.lowerer is None or self.written_zone(node) or self.lowerer.typed(node) != "zone":
+            return super().collection(node, snapshot)
+        slot = self.zone_slot(node).text
+        walk = ZoneWalk("CARDS", "", None, f"row_of(state, {slot})", f"count_of(state, {slot})")
+        return Code(f"{walk.row}[:{walk.count}]", table=walk)
+
+    def written_zone(self, node: ast.Expr) -> bool:
+        zones = self.model.zones
+        return (isinstance(node, ast.CallExpr) and node.name in zones
+                or isinstance(node, ast.NameRef) and node.name in zones and not self.shadowed(node.name))
 
     def player_label(self, obj: ast.Expr, attr: ast.Attr | None) -> Code:
         """A player's label: `attr_of` natively reads the attribute tables, so player_label_at."""
