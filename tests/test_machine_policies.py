@@ -177,6 +177,7 @@ def test_native_policy_games_with_tuned_values(folder):
             same_policy_games(folder, (4,), tuned, f"policy:{tuned.name}({values})")
 
 
+@pytest.mark.slow  # ~3 min over the five games: the fixed seeds above cover each in the default suite
 @pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
 def test_native_policies_on_random_seeds(folder):
     machine(folder)  # a game that does not run natively skips before hypothesis draws
