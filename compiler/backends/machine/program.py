@@ -69,50 +69,52 @@ class NativeProgram:
         self._natively(state, index)
 
     def _natively(self, state: State, index: int | None) -> None:
-        module = self.module
-        position = module.Position(pack(self.layout, state), state.params)
-        objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
-                                 shown=state.shown, dice=state.dice, rolled=state.rolled,
-                                 frames=state.frames, effects=module.effects_in(state.effects))
-        objects.pending = state.pending
+        position, objects = self._crossing_in(state)
         try:
             if index is None:
-                module.run(position, objects)
+                self.module.run(position, objects)
             else:
-                module.resume(position, objects, index)
+                self.module.resume(position, objects, index)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
         finally:
-            packed = module.packed(position)
-            unpack(self.layout, packed, state)
-            state.pending, state.result = objects.pending, objects.result
-            state.frames, state.shown = objects.frames, objects.shown
-            state.effects = module.effects_out(objects.effects)  # the generated package's form
-            state.forget_kept()  # nothing the generated package kept holds after native moves
-            state.memo[PACKED] = (packed, *_unchanged(state))
+            self._crossing_out(state, position, objects)
 
     def playout_random(self, state: State, seed: int, limit: int = -1, quiet: bool = False) -> list[int]:
         """Plays on from `state`'s pending decision, each option picked as runtime/analysis/
         fuzz.py's random_walk picks it from a stream seeded `seed`, without crossing back per
         decision: the indices picked. `quiet`: no log is written and the last decision (if the
         game is not over) has its options alone."""
+        position, objects = self._crossing_in(state)
+        objects.quiet = quiet
+        try:
+            return self.module.play_random(position, objects, seed & (2**64 - 1), limit)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+        finally:
+            self._crossing_out(state, position, objects)
+
+    def _crossing_in(self, state: State):
+        """The State's machine part as a position, its object part shared with the Objects (the
+        log's lists as they are, the effects in the native form)."""
         module = self.module
         position = module.Position(pack(self.layout, state), state.params)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
                                  frames=state.frames, effects=module.effects_in(state.effects))
         objects.pending = state.pending
-        objects.quiet = quiet
-        try:
-            return module.play_random(position, objects, seed & (2**64 - 1), limit)
-        except RULE_FAILURES as err:
-            raise rule_error_of(err) from None
-        finally:
-            unpack(self.layout, module.packed(position), state)
-            state.pending, state.result = objects.pending, objects.result
-            state.frames, state.shown = objects.frames, objects.shown
-            state.effects = module.effects_out(objects.effects)  # the generated package's form
-            state.forget_kept()
+        return position, objects
+
+    def _crossing_out(self, state: State, position, objects) -> None:
+        """The position's machine part and the Objects back into the State."""
+        module = self.module
+        packed = module.packed(position)
+        unpack(self.layout, packed, state)
+        state.pending, state.result = objects.pending, objects.result
+        state.frames, state.shown = objects.frames, objects.shown
+        state.effects = module.effects_out(objects.effects)  # the generated package's form
+        state.forget_kept()  # nothing the generated package kept holds after native moves
+        state.memo[PACKED] = (packed, *_unchanged(state))
 
     def random_games(self, seeds, params: dict[str, Any] | None = None,
                      quiet: bool = True) -> list[tuple[int, dict | None]]:
