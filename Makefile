@@ -38,6 +38,9 @@ $(STAMP): pyproject.toml setup.py | $(PY)
 # demo; each step uses it once it is in the cache (a second demo does) and says which engine ran.
 # DEMO_NATIVE=build makes it first instead (minutes of C compiling, once).
 DEMO_NATIVE ?= background
+# Step 5 measures the native engine (docs/NATIVE.md) on a small game: its build takes seconds.
+MACHINE_GAME ?= the_fox_in_the_forest
+MACHINE_GAMES ?= 500
 demo: export RULESPEC_PROGRESS = lines
 demo: $(STAMP)
 	@echo "== [1/5] rulespec compile: every game in spec/ into generated/ =="
@@ -60,8 +63,12 @@ demo: $(STAMP)
 	@start=$$SECONDS; $(RULESPEC) simulate $(GAME) --variant $(SIM_VARIANT) --against base --games $(SIM_GAMES) \
 		--precision $(SIM_PRECISION) --workers 2 --report reports/$(SIM_VARIANT) || exit 1; \
 		echo "   ($$((SECONDS - start)) s)"
-	@echo "== [5/5] rulespec bench $(GAME): the generated engine against the interpreter =="
-	@start=$$SECONDS; $(RULESPEC) bench $(GAME) --games $(DEMO_GAMES) || exit 1; echo "   ($$((SECONDS - start)) s)"
+	@echo "== [5/5] rulespec bench $(GAME): the generated engine against the interpreter; then the native engine (state as C data) on $(MACHINE_GAME) =="
+	@start=$$SECONDS; $(RULESPEC) bench $(GAME) --games $(DEMO_GAMES) || exit 1; \
+	if why=$$($(PY) -c "from rulespec.compiler.backends.native import available; print(available() or '')") && [ -z "$$why" ]; then \
+		for backend in generated machine; do $(RULESPEC) bench $(MACHINE_GAME) --games $(MACHINE_GAMES) \
+			--backend $$backend | tail -n 1 | sed 's/^/   $(MACHINE_GAME): /' || exit 1; done; \
+	else echo "   no native engine here ($$why)"; fi; echo "   ($$((SECONDS - start)) s)"
 
 # The suite as a fresh machine has it: the browser tests need Debian's chromium, installed here
 # where this user may (root with apt-get), else skipped with one line saying why; only a
