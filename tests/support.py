@@ -157,3 +157,27 @@ def walkthrough_block(first_line: str) -> str:
         if body.startswith(first_line):
             return body
     raise AssertionError(f"docs/WALKTHROUGH.md has no code block beginning {first_line!r}")
+
+
+def random_positions(folder: Path, seed: int, count: int, every: int = 7, params: dict | None = None) -> list:
+    """`count` positions of a seeded random game on the generated package, one each `every`
+    decisions (the native engine's differential tests compare there)."""
+    from rulespec.runtime.analysis.fuzz import random_walk
+    out = []
+    for taken, game in enumerate(random_walk(Game(program(folder, "generated"), seed=seed, params=params), seed)):
+        if taken % every == 0:
+            out.append(game.state.copy())
+            if len(out) == count:
+                break
+    return out
+
+
+def machine_module(folder: Path):
+    """A game's native module and what it compiles (built into the cache when missing), or a skip
+    where there is no Cython or C compiler."""
+    from rulespec.compiler.backends import native
+    why = native.available()
+    if why:
+        pytest.skip(why)
+    from rulespec.compiler.backends.machine.build import load_defines
+    return load_defines(loaded(folder).model)

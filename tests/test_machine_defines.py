@@ -16,15 +16,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulespec.compiler.backends import native
 from rulespec.compiler.backends.machine.defines import argument_tuples, native_defines
 from rulespec.compiler.backends.machine.layout import machine_layout
 from rulespec.compiler.backends.machine.pack import pack
 from rulespec.compiler.cli import main
-from rulespec.runtime.game import Game
-from rulespec.runtime.analysis.fuzz import random_walk
 
-from support import MINI, REPO, TESTS, loaded, program
+from support import machine_module, random_positions, MINI, REPO, TESTS, loaded, program
 
 GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
 TEST_SPECS = sorted(p for p in (TESTS / "specs").iterdir() if any(p.glob("*.rules")))
@@ -32,14 +29,7 @@ CALLS = 300  # argument tuples of one define at one position, at most
 
 
 def positions(folder: Path, seed: int, count: int, every: int = 7, params: dict | None = None):
-    """`count` positions of a seeded random game, one each `every` decisions."""
-    out = []
-    for taken, game in enumerate(random_walk(Game(program(folder, "generated"), seed=seed, params=params), seed)):
-        if taken % every == 0:
-            out.append(game.state.copy())
-            if len(out) == count:
-                break
-    return out
+    return random_positions(folder, seed, count, every, params)
 
 
 def rules_of(folder: Path):
@@ -49,12 +39,7 @@ def rules_of(folder: Path):
 
 
 def native_module(folder: Path):
-    why = native.available()
-    if why:
-        pytest.skip(why)
-    from rulespec.compiler.backends.machine.build import load_defines
-
-    return load_defines(loaded(folder).model)
+    return machine_module(folder)
 
 
 def agree(folder: Path, seeds: range, count: int, params: dict | None = None) -> int:

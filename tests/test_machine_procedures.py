@@ -14,31 +14,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulespec.compiler.backends import native
 from rulespec.compiler.backends.machine.defines import DefineCompiler, argument_tuples
 from rulespec.compiler.backends.machine.layout import machine_layout
 from rulespec.compiler.backends.machine.pack import pack
 from rulespec.compiler.backends.machine.procedures import native_procedures
 from rulespec.compiler.frontend.checks.types import type_of_ref
-from rulespec.runtime.analysis.fuzz import random_walk
-from rulespec.runtime.game import Game
 from rulespec.runtime.state import GameOver
 
-from support import MINI, REPO, TESTS, loaded, program
+from support import machine_module, random_positions, MINI, REPO, TESTS, loaded, program
 
 GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
 TEST_SPECS = sorted(p for p in (TESTS / "specs").iterdir() if any(p.glob("*.rules")))
 CALLS = 40  # argument tuples of one procedure at one position, at most
 
 
-def positions(folder: Path, seed: int, count: int, every: int = 5):
-    out = []
-    for taken, game in enumerate(random_walk(Game(program(folder, "generated"), seed=seed), seed)):
-        if taken % every == 0:
-            out.append(game.state.copy())
-            if len(out) == count:
-                break
-    return out
+def positions(folder: Path, seed: int, count: int, every: int = 5, params: dict | None = None):
+    return random_positions(folder, seed, count, every, params)
 
 
 def procedures_of(folder: Path):
@@ -48,12 +39,7 @@ def procedures_of(folder: Path):
 
 
 def native_module(folder: Path):
-    why = native.available()
-    if why:
-        pytest.skip(why)
-    from rulespec.compiler.backends.machine.build import load_defines
-
-    return load_defines(loaded(folder).model)
+    return machine_module(folder)
 
 
 def run_python(function, state, args):
