@@ -66,7 +66,7 @@ demo: $(STAMP)
 	@echo "== [5/5] rulespec bench $(GAME): the generated engine against the interpreter; then the native engine (state as C data) on $(MACHINE_GAME) =="
 	@start=$$SECONDS; $(RULESPEC) bench $(GAME) --games $(DEMO_GAMES) || exit 1; \
 	if why=$$($(PY) -c "from rulespec.compiler.backends.native import available; print(available() or '')") && [ -z "$$why" ]; then \
-		for backend in generated machine; do $(RULESPEC) bench $(MACHINE_GAME) --games $(MACHINE_GAMES) \
+		for backend in generated machine; do RULESPEC_PROGRESS=off $(RULESPEC) bench $(MACHINE_GAME) --games $(MACHINE_GAMES) \
 			--backend $$backend | tail -n 1 | sed 's/^/   $(MACHINE_GAME): /' || exit 1; done; \
 	else echo "   no native engine here ($$why)"; fi; echo "   ($$((SECONDS - start)) s)"
 
