@@ -90,12 +90,9 @@ class CardCompiler:
                                                             " is not compiled natively", made.root,
                                                             f"{routine.kind} of")
                 return self.routines[routine.plain_name]
-        loops = procedures.defines.dialect.loops
-        count = len(loops.made)
         try:
             self.routines[routine.plain_name] = procedures.emitted(routine, name)
         except Unsupported as why:
-            loops.keep_first(count)
             self.routines[routine.plain_name] = Refused(name, self.gen.loc(why.node or routine.body), why.reason,
                                                         kind=f"{routine.kind} of")
         return self.routines[routine.plain_name]

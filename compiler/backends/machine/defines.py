@@ -10,6 +10,7 @@ words: that list is the native coverage report (`rulespec info GAME --native-cov
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -222,31 +223,34 @@ class DefineCompiler:
                 if self.gen.entity_names[i] in self.gen.uses["rules"]}
 
     def compile(self, name: str) -> NativeDefine | Refused:
-        if name in self.done:
-            return self.done[name]
         decl = self.model.defines[name]
-        if name in self.busy:
-            return Refused(name, self.gen.loc(decl), "calls itself, which the native dialect does not do yet")
-        self.busy.add(name)
-        try:
-            for call, made, words in self.needs([decl.body]):
-                if isinstance(made, Refused):
-                    self.refuse(name, call, f"{words}, which is not compiled natively ({made.root})")
-                    self.done[name] = replace(self.done[name], cause=made.root)
-                    return self.done[name]
-            loops = len(self.dialect.loops.made)
-            try:
-                self.done[name] = self.emitted(decl)
-            except Unsupported as why:
-                self.dialect.loops.keep_first(loops)  # a refused define's loops are never written
-                self.refuse(name, why.node or decl, why.reason)
-        finally:
-            self.busy.discard(name)
-        return self.done[name]
+        return self.first_needs(self.done, self.busy, name, "define", decl, "calls itself",
+                                lambda: [decl.body], lambda: self.emitted(decl))
 
-    def refuse(self, name: str, node: ast.Node, reason: str) -> Refused:
-        self.done[name] = Refused(name, self.gen.loc(node), reason)
-        return self.done[name]
+    def first_needs(self, made: dict, busy: set, name: str, kind: str, home: ast.Node, itself: str,
+                    bodies, write):
+        """A rule compiled once (kept in `made`): the defines, checks and quantities it reads first
+        (`bodies()`), then itself (`write()`); refused, with where and why, when one of those is, or
+        when the dialect cannot write it. `busy`: the rules being compiled, for a rule reaching itself."""
+        if name in made:
+            return made[name]
+        if name in busy:
+            return Refused(name, self.gen.loc(home), f"{itself}, which the native dialect does not do yet",
+                           kind=kind)
+        busy.add(name)
+        try:
+            for call, needed, words in self.needs(bodies()):
+                if isinstance(needed, Refused):
+                    made[name] = Refused(name, self.gen.loc(call), f"{words}, which is not compiled natively"
+                                         f" ({needed.root})", needed.root, kind)
+                    return made[name]
+            try:
+                made[name] = write()
+            except Unsupported as why:
+                made[name] = Refused(name, self.gen.loc(why.node or home), why.reason, kind=kind)
+        finally:
+            busy.discard(name)
+        return made[name]
 
     def needs(self, bodies: list[ast.Expr]):
         """The defines the bodies call and the actions they ask about, each compiled when first
@@ -269,54 +273,17 @@ class DefineCompiler:
 
     def ask(self, action: str) -> NativeAllowed | Refused:
         """allowed_<action> compiled natively (allowed.py), the rules its checks call first."""
-        if action in self.asked:
+        if action in self.asked:  # asked at every call site: no need to find where it is named
             return self.asked[action]
-        where = self.gen.loc(anchor(self.model, action))
-        if action in self.asking:
-            return Refused(action, where, "asks whether itself is allowed, which the native dialect"
-                           " does not do yet", kind=CHECK)
-        self.asking.add(action)
-        try:
-            for call, made, words in self.needs(read_by(self.model, action)):
-                if isinstance(made, Refused):
-                    self.asked[action] = Refused(action, self.gen.loc(call), f"{words}, which is not"
-                                                 f" compiled natively ({made.root})", made.root, CHECK)
-                    return self.asked[action]
-            loops = len(self.dialect.loops.made)
-            try:
-                self.asked[action] = write_allowed(self, action, self.emitter)
-            except Unsupported as why:
-                self.dialect.loops.keep_first(loops)  # a refused check's loops are never written
-                self.asked[action] = Refused(action, self.gen.loc(why.node) if why.node else where,
-                                             why.reason, kind=CHECK)
-        finally:
-            self.asking.discard(action)
-        return self.asked[action]
+        return self.first_needs(self.asked, self.asking, action, CHECK, anchor(self.model, action),
+                                "asks whether itself is allowed", lambda: read_by(self.model, action),
+                                lambda: write_allowed(self, action, self.emitter))
 
     def quantity(self, name: str) -> NativeQuantity | Refused:
         """A quantity compiled natively (effects.py), the rules its pieces call first."""
-        if name in self.quantified:
-            return self.quantified[name]
-        decl = self.model.quantities[name]
-        if name in self.quantifying:
-            return Refused(name, self.gen.loc(decl), "reads itself, which the native dialect does not"
-                           " do yet", kind=QUANTITY)
-        self.quantifying.add(name)
-        try:
-            for call, made, words in self.needs(read_by_quantity(self.model, name)):
-                if isinstance(made, Refused):
-                    self.quantified[name] = Refused(name, self.gen.loc(call), f"{words}, which is not"
-                                                    f" compiled natively ({made.root})", made.root, QUANTITY)
-                    return self.quantified[name]
-            loops = len(self.dialect.loops.made)
-            try:
-                self.quantified[name] = write_quantity(self, name, self.emitter)
-            except Unsupported as why:
-                self.dialect.loops.keep_first(loops)  # a refused quantity's loops are never written
-                self.quantified[name] = Refused(name, self.gen.loc(why.node or decl), why.reason, kind=QUANTITY)
-        finally:
-            self.quantifying.discard(name)
-        return self.quantified[name]
+        return self.first_needs(self.quantified, self.quantifying, name, QUANTITY, self.model.quantities[name],
+                                "reads itself", lambda: read_by_quantity(self.model, name),
+                                lambda: write_quantity(self, name, self.emitter))
 
     def view(self) -> NativeView:
         """The generated package's views over this compiler's Gen, an effect's arguments C locals."""
@@ -477,10 +444,30 @@ def render_module(defines: NativeDefines) -> str:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True, autoescape=False)
     fields = [(f.ctype, f.name + "".join(f"[{d}]" for d in f.dims)) for f in layout.fields]
-    return env.get_template("defines.pyx.j2").render(
+    module = env.get_template("defines.pyx.j2").render(
         layout=layout, header=header, fields=fields, defines=defines,
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
         **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps,
-        policies=defines.policies)
+        policies=defines.policies, LOOPS=LOOPS_HERE)
+    return module.replace(LOOPS_HERE, written_loops(defines.loops, module))
+
+
+LOOPS_HERE = "# (the loop functions the module calls: written_loops)"
+
+
+def written_loops(loops: list[NativeLoop], module: str) -> str:
+    """The loop functions the rest of the module calls, and those they call, in the order they
+    were made. A loop made for something the dialect refused after all is never called, and so
+    never written (its text may name what the module has not): no compile step undoes its loops."""
+    texts = {loop.name: loop.text for loop in loops}
+    wanted, todo = set(), set(LOOP_NAME.findall(module)) & texts.keys()
+    while todo:
+        name = todo.pop()
+        wanted.add(name)
+        todo |= (set(LOOP_NAME.findall(texts[name])) & texts.keys()) - wanted
+    return "".join(f"\n\n{loop.text}" for loop in loops if loop.name in wanted)
+
+
+LOOP_NAME = re.compile(r"\b(?:loop|reach|union)_\d+\b")

@@ -156,8 +156,3 @@ class Loops:
             text = "\n".join([f"cdef Members {name}({signature}) except *:"] + ["    " + line for line in lines])
             self.made[key] = NativeLoop(name, params, text)
         return self.made[key]
-
-    def keep_first(self, count: int) -> None:
-        """Forgets the loops made after the first `count` (those of a define refused after all)."""
-        for key in list(self.made)[count:]:
-            del self.made[key]

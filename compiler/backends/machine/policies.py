@@ -97,11 +97,9 @@ class PolicyCompiler:
         for ref in plan.used_rules():
             rule = model.policies[ref[0]].rules[ref[1]]
             name = f"{ref[0]} {ref[1] + 1}"
-            loops = len(self.compiler.dialect.loops.made)
             try:
                 made[ref] = self.rule(ref, rule)
             except Unsupported as why:
-                self.compiler.dialect.loops.keep_first(loops)  # a refused rule's loops are never written
                 made[ref] = Refused(name, gen.loc(why.node or rule), why.reason, kind=KIND)
         rules = [r for r in made.values() if isinstance(r, NativeRule)]
         places = {r.ref: i for i, r in enumerate(rules)}

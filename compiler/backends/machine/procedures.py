@@ -493,11 +493,9 @@ class ProcedureCompiler:
                     self.done[name] = Refused(name, self.gen.loc(decl), f"calls procedure `{callee}`,"
                                               " which is not compiled natively", made.root, "procedure")
                     return self.done[name]
-            loops = len(self.defines.dialect.loops.made)
             try:
                 self.done[name] = self.emitted(routine, name)
             except Unsupported as why:
-                self.defines.dialect.loops.keep_first(loops)
                 self.done[name] = Refused(name, self.gen.loc(why.node or decl), why.reason, kind="procedure")
         finally:
             self.busy.discard(name)

@@ -87,13 +87,10 @@ class SignalCompiler:
                 self.triggers[function] = Refused(routine.label, where, f"calls procedure `{callee}`, which is"
                                                   " not compiled natively", made.root, "trigger")
                 return self.triggers[function]
-        loops = procedures.defines.dialect.loops
-        count = len(loops.made)
         try:
             self.triggers[function] = procedures.emitted(routine, routine.label)
             self.numbers[function] = len(self.numbers)
         except Unsupported as why:
-            loops.keep_first(count)
             self.triggers[function] = Refused(routine.label, self.gen.loc(why.node or routine.body),
                                               why.reason, kind="trigger")
         return self.triggers[function]
@@ -124,8 +121,6 @@ class SignalCompiler:
                                               f" natively ({made.root})", made.root, "signal")
                 return self.done[function]
         params = [mangle("local", f"x{i}") for i in range(gen.emit_arity[signal])]
-        loops = self.procedures.defines.dialect.loops
-        count = len(loops.made)
         before = set(gen.uses["rules"])
         gen.uses["rules"] = set()
         try:
@@ -135,7 +130,6 @@ class SignalCompiler:
             self.done[function] = NativeEmit(signal, function, params, suspends, view["effects"],
                                              view["abilities"], self.procedures.defines.effect_width(view["effects"]))
         except Unsupported as why:
-            loops.keep_first(count)
             self.done[function] = Refused(signal, gen.loc(why.node) if why.node else "", why.reason,
                                           kind="signal")
         finally:

@@ -105,13 +105,10 @@ class StepCompiler:
     def all(self) -> NativeSteps:
         out = NativeSteps(repr(tuple(self.model.players)),
                           repr(tuple(e.name.name for e in self.model.entities)))
-        loops = self.procedures.defines.dialect.loops
         for step_id, (function, routine) in enumerate(self.gen.steps):
-            made = len(loops.made)
             try:
                 out.compiled.append(self.step(step_id, function, routine))
             except Unsupported as why:
-                loops.keep_first(made)  # a refused step's loops are never written
                 where = routine.body if routine is not None else None
                 node = why.node or where
                 out.refused.append(Refused(routine.label if routine else function,

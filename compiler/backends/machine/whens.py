@@ -56,17 +56,15 @@ def card_whens(compiler, kind: str) -> CardWhens | str:
 
 
 def _compiled(compiler, kind: str) -> CardWhens | str:
-    gen, model, loops = compiler.gen, compiler.model, compiler.dialect.loops
+    gen, model = compiler.gen, compiler.model
     made = CardWhens(kind)
     for index, function in (gen.action_whens if kind == "action" else gen.event_whens).items():
         block = model.action_of(index) if kind == "action" else model.event_of(index)
-        count = len(loops.made)
         try:
             for _ in compiler.needs([block.when]):  # the rules it calls, compiled first
                 pass  # (check_names refuses one that is not)
             made.whens.append(NativeWhen(index, function, _test(compiler, block.when), gen.where(block)))
         except Unsupported as why:
-            loops.keep_first(count)  # a refused condition's loops are never written
             return (f"asks whether a card's {kind} may be played, and the condition of the {kind} of"
                     f" {model.entities[index].name.name} at {gen.loc(why.node or block)} {why.reason}")
     return made
