@@ -268,8 +268,9 @@ class _Search:
         turns have begun with a `clock` (to the end when the spec declares no evaluation):
         the position to score."""
         scored = self.bot is not None
-        return play_out(self.program, world, self.depth if scored else ROLLOUT_CAP, self.pick,
-                        solo_stride(self.game) if scored else None, clock if scored else None)
+        return policy_play_out(self.program, world, self.depth if scored else ROLLOUT_CAP, self.policy,
+                               self.stream, solo_stride(self.game) if scored else None,
+                               clock if scored else None)
 
     def descend(self, world: State, clock: "TurnClock | None" = None) -> list[Node]:
         """Selection and expansion in this deal: the nodes walked, the new leaf last (each
@@ -307,10 +308,6 @@ class _Search:
             path.append(node)
             _resume(self.program, world, index)
         return path
-
-    def pick(self, world: State) -> int:
-        """The policy's choice in a deal (ties from the search's stream)."""
-        return policy_pick(self.program, world, self.policy, self.stream)
 
     def rewards(self, world: State) -> list[float]:
         result = world.result
@@ -350,6 +347,17 @@ def policy_pick(program, world: State, policy: str, ties: Stream) -> int:
         return 0
     best = program.prefer(world, policy)
     return best[0] if len(best) == 1 else best[next_random(ties) % len(best)]
+
+
+def policy_play_out(program, world: State, changes: int, policy: str, ties: Stream,
+                    stride: int | None = None, clock: "TurnClock | None" = None) -> State:
+    """play_out with policy_pick choosing for whoever moves (ties broken by `ties`): in one call
+    where the program plays it natively (its `policy_playout`, the same position and the same
+    draws), else decision by decision here (a `clock`'s turns, a policy rule it does not run)."""
+    native = getattr(program, "policy_playout", None)
+    if clock is None and native is not None and native(world, policy, ties, changes, stride, ROLLOUT_CAP):
+        return world
+    return play_out(program, world, changes, lambda w: policy_pick(program, w, policy, ties), stride, clock)
 
 
 def play_out(program, world: State, changes: int, pick, stride: int | None = None,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 
 from rulespec.runtime.bots.mcts import (ROLLOUT_CAP, TurnClock, TurnWatch, _resume, leaf_evaluation, parse_budget,
-                   play_out, policy_pick, policy_tiers, solo_stride, split_search)
+                   policy_play_out, policy_tiers, solo_stride, split_search)
 from rulespec.runtime.bots.search import determinize
 from rulespec.runtime.state import State, Stream, next_random
 
@@ -105,9 +105,8 @@ class RolloutAgent:
         `depth` turns have begun by the `clock` (alone: every `stride` decisions count as a
         change; to the end, within ROLLOUT_CAP decisions, when the spec has no evaluation):
         the position to score."""
-        return play_out(program, world, self.depth if scored else ROLLOUT_CAP,
-                        lambda w: policy_pick(program, w, policy, ties), stride if scored else None,
-                        clock if scored else None)
+        return policy_play_out(program, world, self.depth if scored else ROLLOUT_CAP, policy, ties,
+                               stride if scored else None, clock if scored else None)
 
     def reward(self, program, bot: str | None, world: State, me: int, base: float) -> float:
         """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain."""

@@ -182,6 +182,27 @@ class NativeProgram:
     def test_keys(self) -> frozenset[str]:
         return frozenset()  # designer tests run on the generated package's frames, not these
 
+    # ---------------------------------------------------------- a search's rollout in one call
+    def policy_playout(self, state: State, policy, ties, changes: int, stride: int | None,
+                       cap: int) -> bool:
+        """runtime/bots/mcts.py's play_out of `state` with policy_pick for whoever moves (ties from
+        the Stream `ties`, advanced as it would be), natively in one call (templates/rollouts.pxi.j2):
+        True, and `state` is the position play_out reaches (its log aside: a rollout's is quiet).
+        False, `state` untouched, where a rule of the policy is refused natively (Python plays it)."""
+        name, tunables = resolve(self.meta, policy)
+        sites = getattr(self.module, "POLICY_SITES", {}).get(name)
+        if sites is None or any(site is None for site in sites.values()):
+            return False
+        position, objects = self._crossing_in(state)
+        try:
+            ties.rng = self.module.policy_playout(position, objects, name, tunables, ties.rng,
+                                                  changes, stride or 0, cap)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+        finally:
+            self._crossing_out(state, position, objects)
+        return True
+
 
 def load_native_program(model, python: Any) -> NativeProgram:
     """The native engine of a game (its module built when missing), or NotNative saying why
