@@ -90,7 +90,7 @@ def policies_only(folder: Path):
     if not loaded(folder).model.policies:
         pytest.skip(f"{folder.name} declares no policy")
     module, made = load_defines(loaded(folder).model)
-    return NativeProgram(module, made, program(folder, "generated"))
+    return NativeProgram(module, made.layout, made.steps.start, program(folder, "generated"))
 
 
 def same_answers(folder: Path, seed: int, engine=None, limit: int | None = None) -> int:

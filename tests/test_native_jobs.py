@@ -64,7 +64,7 @@ def test_a_missing_build_starts_once_in_the_background_and_this_run_is_python(pa
                     f" ({native_jobs.shown_cpu(native_jobs.cpu_estimate(package))}); this run uses the Python engine"]
     assert os.environ["RULESPEC_NATIVE"] == "0"  # the run's workers keep to Python
     assert native_jobs.mode() == "background"  # what was asked still holds for the run's other packages
-    with native_jobs._locked(native_jobs.jobs() / f"{native_jobs.job_name(package)}.lock", wait=False) as mine:
+    with native_jobs.locked(native_jobs.jobs() / f"{native_jobs.job_name(package)}.lock", wait=False) as mine:
         assert mine
         assert native_jobs.building(package)  # held: under way, so nothing more is started
         assert _prepare(package) == (False, [])  # and the line is said once a run

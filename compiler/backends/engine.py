@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rulespec.compiler.frontend.cache import cache_root, compiler_version
 from rulespec.compiler.backends.packages import import_package
@@ -96,6 +96,15 @@ def _machine(loaded: LoadedSpec, python: Program) -> Program:
         return load_native_program(loaded.model, python)
     except (NotNative, native.NativeError) as err:
         raise BackendError(str(err)) from None
+
+
+def machine_built(loaded: LoadedSpec) -> bool:
+    """Whether this spec's native engine is in the cache (nothing is built here)."""
+    from rulespec.compiler.backends.machine.build import target
+    from rulespec.compiler.backends.machine.defines import render_module
+    from rulespec.compiler.backends.machine.engine import native_engine
+    made = native_engine(loaded.model)
+    return target(render_module(made), made.layout.game)[0].is_file()
 
 
 def compile_command(loaded: LoadedSpec) -> str:
@@ -267,24 +276,33 @@ class ProgramRef:
 
     def __init__(self, folder: str, variants: tuple[str, ...], backend: str,
                  package: str | None = None, spec_hash: str | None = None, game: str = "",
-                 attributes: tuple[tuple[str, str, int], ...] = ()):
+                 attributes: tuple[tuple[str, str, int], ...] = (), machine=None):
         self.folder, self.variants, self.backend = folder, tuple(variants), backend
         self.package, self.spec_hash, self.game = package, spec_hash, game
         self.attributes = tuple(attributes)  # reprinted cards (worth --param-of)
+        self.machine = machine  # the native engine over the package (machine/jobs.py EngineRef), or None
 
     @classmethod
-    def of(cls, loaded: LoadedSpec, backend: str) -> "ProgramRef":
-        """A recipe for this loaded spec; a generated package is found (or built) now, once."""
+    def of(cls, loaded: LoadedSpec, backend: str, natively: Callable[[str], None] | None = None) -> "ProgramRef":
+        """A recipe for this loaded spec; a generated package is found (or built) now, once.
+        natively: its games run on the native engine over the package where it is built (else
+        it is started as RULESPEC_NATIVE says, machine/jobs.py), natively(line) told why not."""
         package = str(current_package(loaded)) if backend == "generated" else None
+        machine = None
+        # (a reprinted card's spec, worth --param-of, plays on its package: one build a reprint
+        # would cost more than its games save)
+        if natively is not None and backend == "generated" and not loaded.attributes:
+            from rulespec.compiler.backends.machine.jobs import engine_ref
+            machine = engine_ref(loaded, natively)
         return cls(str(loaded.folder), loaded.variants, backend, package, loaded.model.spec_hash,
-                   loaded.model.game, loaded.attributes)
+                   loaded.model.game, loaded.attributes, machine)
 
     def load(self) -> Program:
         if self.backend == "generated" and self.package is not None:
             program = import_program(Path(self.package), self.game)
             if program.meta.spec_hash != self.spec_hash:
                 raise BackendError(f"{self.package} changed while the simulation ran")
-            return program
+            return program if self.machine is None else self.machine.load(program)
         from rulespec.compiler.frontend.loader import load_spec
         return load_program(load_spec(Path(self.folder), self.variants, attributes=self.attributes),
                             self.backend)
@@ -299,7 +317,8 @@ class ProgramRef:
 
     def __repr__(self) -> str:
         return (f"ProgramRef({self.folder!r}, {self.variants!r}, {self.backend!r}, {self.package!r}"
-                f"{', ' + repr(self.attributes) if self.attributes else ''})")
+                f"{', ' + repr(self.attributes) if self.attributes else ''}"
+                f"{', machine=' + repr(self.machine.name) if self.machine else ''})")
 
 
 def _import(where: Path, default: bool, game: str, shown: str, sources: bool = False) -> ModuleType:

@@ -119,7 +119,7 @@ def failure(package: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def _locked(path: Path, wait: bool) -> Iterator[bool]:
+def locked(path: Path, wait: bool) -> Iterator[bool]:
     """Hold an exclusive lock on a file (True), or False at once when another holds it and wait is off."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -136,7 +136,7 @@ def _locked(path: Path, wait: bool) -> Iterator[bool]:
 
 def building(package: Path) -> bool:
     """Whether some process holds the package's job lock (building it, or queued to)."""
-    with _locked(jobs() / f"{job_name(package)}.lock", wait=False) as free:
+    with locked(jobs() / f"{job_name(package)}.lock", wait=False) as free:
         return not free
 
 
@@ -153,12 +153,12 @@ def build_now(package: Path, background: bool = False) -> str | None:
         asked = (jobs() / f"{name}.lock").stat().st_mtime if background else 0.0
     except OSError:
         asked = 0.0
-    with _locked(jobs() / f"{name}.lock", wait=not background) as mine:
+    with locked(jobs() / f"{name}.lock", wait=not background) as mine:
         if not mine:
             return None  # a background build that found another under way leaves it to that one
         if ready(package):
             return None
-        with _machine_turn() if background else contextlib.nullcontext():
+        with machine_turn() if background else contextlib.nullcontext():
             if ready(package) or (background and _superseded(name, asked)):
                 return None
             try:
@@ -182,11 +182,11 @@ def _superseded(name: str, asked: float) -> bool:
 
 
 @contextlib.contextmanager
-def _machine_turn() -> Iterator[None]:
+def machine_turn() -> Iterator[None]:
     """One background build at a time on this machine (each compiles with both cores). A build
     someone waits for (compile --native, RULESPEC_NATIVE=wait) takes no turn: behind a
     low-priority build on a busy machine it would wait far longer than it builds."""
-    with _locked(jobs() / "build.lock", wait=True):
+    with locked(jobs() / "build.lock", wait=True):
         yield
 
 
@@ -201,7 +201,7 @@ def start_background(package: Path) -> subprocess.Popen:
                                 start_new_session=True, env={**os.environ, ENV: "1"})
 
 
-def _lowest_priority() -> None:
+def lowest_priority() -> None:
     """Nice 19, for this process and the compilers it starts, and for the session's autogroup:
     where the kernel groups by session (autogroup), a new session competes with the command's as
     an equal whatever its processes' nice. (Not the idle class: on a machine never idle, a build
@@ -215,7 +215,7 @@ def _lowest_priority() -> None:
 def _child(package: Path) -> int:
     """The background build: at the lowest priority, so the commands running keep the CPU."""
     import resource
-    _lowest_priority()
+    lowest_priority()
     there = ready(package)
     reason = build_now(package, background=True)
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -244,7 +244,7 @@ def prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
     try:
         return _prepare(package, game, say)
     except OSError as err:  # a cache it cannot write: the Python engine, as without a compiler
-        _once(say, f"the native engine for {game} cannot be built in the cache ({err.strerror or err});"
+        once(say, f"the native engine for {game} cannot be built in the cache ({err.strerror or err});"
                    f" this run uses the Python engine")
         return python_this_run()
 
@@ -252,21 +252,21 @@ def prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
 def _prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
     failed = failure(package)
     if mode() == "wait" and failed is None:
-        _once(say, f"waiting for the native engine for {game}, being built in the background"
+        once(say, f"waiting for the native engine for {game}, being built in the background"
                    if building(package) else f"building the native engine for {game} first"
                    f" ({shown_cpu(cpu_estimate(package))}), as RULESPEC_NATIVE=wait asks")
         failed = build_now(package)
         if failed is None:
             return loads_natively(package) or _restart(package)
     if failed is not None:
-        _once(say, f"the native build of {game} failed ({failed}); this run uses the Python engine"
+        once(say, f"the native build of {game} failed ({failed}); this run uses the Python engine"
                    f" (`rulespec compile --native` tries again)")
         return python_this_run()
     if ready(package):  # built as this run began: its runtime was imported before the build was there
         return python_this_run()
     if not building(package):
         start_background(package)
-    _once(say, f"the native engine for {game} is being built in the background"
+    once(say, f"the native engine for {game} is being built in the background"
                f" ({shown_cpu(cpu_estimate(package))}); this run uses the Python engine", key=game)
     return python_this_run()
 
@@ -299,7 +299,7 @@ def python_this_run() -> bool:
     return False
 
 
-def _once(say: Callable[[str], None], line: str, key: str | None = None) -> None:
+def once(say: Callable[[str], None], line: str, key: str | None = None) -> None:
     """Say a line once a run (once a game, with key: simulate's two variant sets are one game)."""
     if (key or line) not in _said:
         _said.add(key or line)
@@ -314,7 +314,7 @@ def _say_unavailable(why: str, say: Callable[[str], None]) -> None:
             return
     except OSError:
         pass
-    _once(say, f"no native engine here ({why}); the Python engine runs")
+    once(say, f"no native engine here ({why}); the Python engine runs")
     with contextlib.suppress(OSError):
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(why + "\n", encoding="utf-8")

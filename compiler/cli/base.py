@@ -317,6 +317,13 @@ def program(loaded: LoadedSpec, backend: str, package: str | None = None, runs_g
     return engine.load_program(loaded, backend, package, on_note=note)
 
 
+def factory(loaded: LoadedSpec, backend: str):
+    """A recipe for the program the workers of a command that plays many games load: on the
+    generated back end, the native engine over its package where that is built (else started
+    as RULESPEC_NATIVE says, compiler/backends/machine/jobs.py; said in one line on stderr)."""
+    return engine.ProgramRef.of(loaded, backend, natively=lambda line: click.echo(f"rulespec: {line}", err=True))
+
+
 def shown_backend(program, backend: str) -> str:
     """The back end as text output names it: "native" where the generated one runs natively."""
     from rulespec.compiler.backends import native_jobs

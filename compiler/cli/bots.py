@@ -12,7 +12,8 @@ from rulespec.runtime.analysis.tune import MAX_BUDGET, MAX_GAMES as MAX_TUNE_GAM
 
 from rulespec.compiler.cli.base import (Bounded, BoundedReal, UserError, emit_json, games_option, json_option,
                    given, load, main, note, param_option, params as param_values, precision_type,
-                   program as load_program, progress, seed_option, variant_option, workers_option)
+                   factory as program_factory, program as load_program, progress, seed_option, variant_option,
+                   workers_option)
 
 
 @main.command()
@@ -54,7 +55,7 @@ def tune(game_name: str, policy: str | None, variants: tuple[str, ...], params: 
     used, capped = choose_workers(workers, games * len(players), 1)
     if capped:
         note(capped)
-    factory = engine.ProgramRef.of(loaded, backend)
+    factory = program_factory(loaded, backend)
 
     def report(g) -> None:
         if not as_json:
@@ -128,7 +129,7 @@ def balance(game_name: str, variants: tuple[str, ...], params: tuple[str, ...], 
     used, capped = choose_workers(workers, sweeping.ROUND, len(values))
     if capped:
         note(capped)
-    factory = engine.ProgramRef.of(loaded, backend)
+    factory = program_factory(loaded, backend)
     cap = GamesCap.of(games if given("games") else None, games, precision)
     with progress(cap.games * len(values), "balance", show=not as_json) as advance:
         result = sweeping.sweep(factory, name, values, seat, players, names, fixed, LocalExecutor(used),

@@ -10,7 +10,7 @@ import click
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.cli.base import (EXIT_ERROR, EXIT_OK, UserError, agents as agent_names,
-                   emit_json, games_option, json_option, load, main, max_decisions_option, note,
+                   emit_json, factory, games_option, json_option, load, main, max_decisions_option, note,
                    one_line, package_option, param_option, params as param_values,
                    given, precision_type, program as load_program, progress, seed_option, shown_backend,
                    variant_option, workers_option)
@@ -233,7 +233,7 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         raise UserError("--precision needs --against: it is the precision of a difference")
     cap = sim.GamesCap.of(games if given("games") else None, games, precision)
     sets = [loaded] + ([base] if base is not None else [])
-    factories = [engine.ProgramRef.of(s, backend) for s in sets]
+    factories = [factory(s, backend) for s in sets]
     if counting:  # the first set's games: the variants asked for
         from rulespec.compiler.backends.coverage import CountedRef
         factories[0] = CountedRef(factories[0])
@@ -265,8 +265,10 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
     # the spec's words for the report's plots (players and tracks by their labels)
     out["player_labels"] = dict(zip(meta.players, meta.player_labels))
     out["track_labels"] = {track.name: track.label for track in meta.tracks}
-    for entry, factory in zip(out["variants"], factories):
-        entry["native"] = factory.native_modules()  # rulespec compile --native
+    for entry, ref, games in zip(out["variants"], factories, results):
+        entry["native"] = ref.native_modules()  # rulespec compile --native
+        # the games the native engine (state in C) played whole (machine/jobs.py, simulate.play_whole)
+        entry["machine_games"] = sum(g.whole for g in games)
     if rungs:
         again = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
         out["ladder"] = _second_rung(sim, factories, rungs, results, out, values, again, players,
@@ -355,6 +357,8 @@ def _simulate_summary(out: dict) -> None:
                    f" {entry['mean_length']:.0f} decisions")
         reasons = ", ".join(f"{k} {v}" for k, v in entry["end_reasons"].items())
         click.echo(f"    ended by: {reasons}")
+        if entry.get("machine_games"):
+            click.echo(f"    the native engine (state in C) played {entry['machine_games']:,} of them whole")
         if entry.get("native"):
             click.echo(f"    ran the native build of: {', '.join(entry['native'])}")
     if "comparison" in out:

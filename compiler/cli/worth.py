@@ -8,7 +8,7 @@ import click
 
 from rulespec.compiler.backends import engine
 from rulespec.compiler.cli.base import (MAX_PRECISION, BoundedReal, UserError, agents as agent_names,
-                                        emit_json, games_option, json_option, load, main, note,
+                                        emit_json, factory, games_option, json_option, load, main, note,
                                         param_option, params as param_values, precision_type,
                                         program as load_program, progress, seed_option,
                                         variant_option, workers_option)
@@ -83,7 +83,7 @@ def worth(game_name: str, variants: tuple[str, ...], against: tuple[str, ...], c
             continue
         table.append(weigh.Card(facts.card, facts.label, facts.side, facts.group,
                                 (facts.indexes,) + tuple(o.indexes for o in others)))
-    worlds = [weigh.World(engine.ProgramRef.of(s, backend), " + ".join(s.variants)) for s in sets]
+    worlds = [weigh.World(factory(s, backend), " + ".join(s.variants)) for s in sets]
     keys = tuple("\0".join([compiler_version(), s.model.spec_hash, *s.variants, *names,
                             repr(sorted(values.items()))]) for s in sets)
     used, capped = sim.choose_workers(workers, games, len(table) + 1, executor)

@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
-from rulespec.runtime.bots.agents import play_out, seat_agents
+from rulespec.runtime.bots.agents import DecisionLimit, play_out, seat_agents
 from rulespec.runtime.analysis.card_uses import FALSE_DISCOVERY_RATE, MIN_CARD_GAMES, CardNames, card_movers, card_table
-from rulespec.runtime.game import Game
-from rulespec.runtime.state import DRAWN
+from rulespec.runtime.game import Game, new_state
+from rulespec.runtime.policy import PolicyAgent, resolve
+from rulespec.runtime.state import DRAWN, RuleError
 from rulespec.runtime.analysis.stats import Z95, describe_change, lopsided, paired_difference, wilson
 
 MAX_DECISIONS = 200_000
@@ -83,6 +84,7 @@ class GameSummary:
     losers: tuple[str, ...] = ()  # the players a `lose` named (then winner is None)
     reached: frozenset[str] = frozenset()  # spec coverage: the lines and arms it reached, if counted
     drawn: frozenset[str] = frozenset()  # the cards (ids) drawn into a hand (runtime/state.py note_drawn)
+    whole: bool = field(default=False, compare=False)  # played whole by the native engine (play_whole)
 
 
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
@@ -92,10 +94,52 @@ def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any
     game = Game(program, seed=seed, params=params, traced=True)
     bots = seat_agents(agents, game.players, seed)
     decisions = play_out(game, bots, MAX_DECISIONS)
-    events, uses = readable_trace(program.meta, game.state.trace)
     reached = counting.end() if counting is not None else frozenset()
+    return summary_of(game, seed, decisions, reached)
+
+
+def summary_of(game: Game, seed: int, decisions: int, reached: frozenset[str] = frozenset(),
+               whole: bool = False) -> GameSummary:
+    """What a traced game that ended contributes."""
+    meta, trace = game.meta, game.state.trace
+    events, uses = readable_trace(meta, trace)
     return GameSummary(seed, game.winner, game.reason, decisions, game.tracks(), Tally(events),
-                       Tally(uses), tuple(game.losers), reached, drawn_cards(program.meta, game.state.trace))
+                       Tally(uses), tuple(game.losers), reached, drawn_cards(meta, trace), whole)
+
+
+def play_whole(program, seeds: list[int], agents: tuple[str, ...],
+               params: dict[str, Any]) -> list[GameSummary] | None:
+    """The games of `seeds` played whole by the native engine (compiler/backends/machine), none
+    crossing back per decision, when it can play them: every seat the same policy bot (the
+    default bot) and every rule of that policy native. Else None: they are played one by one."""
+    whole = getattr(program, "traced_policy_games", None)
+    if whole is None:
+        return None
+    players = program.meta.seated(new_state(program.meta, 0, params).params)
+    seated = [list(seat_agents(agents, players, seed).values()) for seed in seeds]
+    policies = {_policy_of(program.meta, bot) for bots in seated for bot in bots}
+    if len(policies) != 1 or None in policies:
+        return None
+    played = whole([(seed, [bot.stream.rng for bot in bots]) for seed, bots in zip(seeds, seated)],
+                   params, seated[0][0].policy, MAX_DECISIONS)
+    if played is None:
+        return None
+    out = []
+    for seed, (decisions, state, why) in zip(seeds, played):
+        if why is not None:
+            raise (DecisionLimit if why.startswith("the game did not end within") else RuleError)(why)
+        out.append(summary_of(Game(program, seed=seed, params=params, state=state), seed, decisions,
+                              whole=True))
+    return out
+
+
+def _policy_of(meta, bot) -> Any:
+    """A seat's policy as the native engine plays it (its name and tunables), or None for a bot
+    that is not exactly the policy bot."""
+    if type(bot) is not PolicyAgent or not meta.policies:
+        return None
+    name, tunables = resolve(meta, bot.policy)
+    return name, tuple(sorted(tunables.items()))
 
 
 def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
@@ -131,6 +175,9 @@ def run_batch(factory: ProgramFactory, seeds: list[int], agents: tuple[str, ...]
     if key not in _LOADED:
         _LOADED[key] = factory.load()
     program = _LOADED[key]
+    whole = play_whole(program, seeds, agents, params)
+    if whole is not None:
+        return whole
     return [play_game(program, s, agents, params) for s in seeds]
 
 

@@ -47,6 +47,19 @@ class Overlaid:
         overlay(state, self._blanked, self._removed)
         self._program.begin(state)
 
+    def traced_policy_games(self, games, params, policy, max_decisions: int, prepare=None):
+        """The native engine's whole games (simulate.play_whole), each begun overlaid; None where
+        the program plays none."""
+        whole = getattr(self._program, "traced_policy_games", None)
+        if whole is None:
+            return None
+
+        def overlaid(state) -> None:
+            if prepare is not None:
+                prepare(state)
+            overlay(state, self._blanked, self._removed)
+        return whole(games, params, policy, max_decisions, overlaid)
+
     def __getattr__(self, name: str):
         return getattr(self._program, name)
 

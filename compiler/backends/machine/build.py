@@ -22,12 +22,16 @@ def module_name(source: str, game: str) -> str:
     return f"rulespec_defines_{game}_{digest(source)[:12]}"
 
 
+def target(source: str, game: str) -> tuple[Path, str]:
+    """Where the module's build lives in the cache (or would), and its name."""
+    return build_path(f"machine.defines.{game}", source.encode()), module_name(source, game)
+
+
 def build(source: str, game: str) -> tuple[Path, str]:
     """The module's build in the cache (compiled first when missing) and its name; NativeError
     when it cannot be built."""
-    name = module_name(source, game)
-    target = build_path(f"machine.defines.{game}", source.encode())
-    return build_module(source, name, target, f"{game}'s native defines"), name
+    path, name = target(source, game)
+    return build_module(source, name, path, f"{game}'s native defines"), name
 
 
 def load_defines(model: Model) -> tuple[ModuleType, NativeDefines]:

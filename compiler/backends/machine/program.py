@@ -21,7 +21,7 @@ from typing import Any
 
 from rulespec.compiler.backends.machine.build import build_engine
 from rulespec.compiler.backends.machine.engine import native_engine
-from rulespec.compiler.backends.machine.defines import NativeDefines
+from rulespec.compiler.backends.machine.layout import Layout
 from rulespec.compiler.backends.machine.pack import pack, unpack
 from rulespec.runtime.game import new_state  # the one way into a game: checks the params
 from rulespec.runtime.policy import resolve
@@ -48,12 +48,12 @@ class NativeProgram:
 
     backend = "machine"
 
-    def __init__(self, module: ModuleType, made: NativeDefines, python: Any):
+    def __init__(self, module: ModuleType, layout: Layout, start: tuple[int, int] | None, python: Any):
         self.module = module
-        self.layout = made.layout
+        self.layout = layout
         self.python = python
         self.meta = python.meta
-        self.start = made.steps.start
+        self.start = start  # the `start` routine's step and frame size (steps.py)
 
     # ---------------------------------------------------------- the engine's own
     def begin(self, state: State) -> None:
@@ -163,6 +163,10 @@ class NativeProgram:
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
 
+    def refused(self, policy: str) -> list[str]:
+        """Where `policy` has a rule refused natively (a whole game natively needs none)."""
+        return [at for at, site in self.module.POLICY_SITES.get(policy, {}).items() if site is None]
+
     def policy_games(self, games: list[tuple[int, list[int]]], params: dict[str, Any] | None,
                      policy, max_decisions: int, quiet: bool = True,
                      keep_picks: bool = False) -> list[tuple[Any, Any, str | None]]:
@@ -172,7 +176,7 @@ class NativeProgram:
         picks with keep_picks, result, None), or (.., None, why) when a rule error or the decision
         limit stopped it. NotNative when a rule of the policy is refused natively."""
         name, tunables = resolve(self.meta, policy)
-        refused = [at for at, site in self.module.POLICY_SITES.get(name, {}).items() if site is None]
+        refused = self.refused(name)
         if refused:
             raise NotNative(f"policy {name} does not run natively yet: its rule at {refused[0]} is refused")
         fresh = new_state(self.meta, 0, dict(params or {}))
@@ -210,4 +214,4 @@ def load_native_program(model, python: Any) -> NativeProgram:
     made = native_engine(model)
     if made.steps.refused:
         raise NotNative(f"{model.game} does not run natively yet: {made.steps.refused[0]}")
-    return NativeProgram(build_engine(made), made, python)
+    return NativeProgram(build_engine(made), made.layout, made.steps.start, python)

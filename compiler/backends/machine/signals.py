@@ -22,8 +22,8 @@ from rulespec.compiler.backends.machine.defines import Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.backends.machine.effects import NativeView
 
-# What the generated package's emit names that the native one has no use for: a trace is kept by
-# nothing natively; UNBOUND and new_frame are the steps template's.
+# What the generated package's emit names that the native one writes itself: note_signal (the
+# template counts a traced game's signals), UNBOUND and new_frame (the steps template's).
 SIGNAL_NAMES = frozenset({"note_signal", "UNBOUND", "new_frame"})
 
 
@@ -38,6 +38,8 @@ class NativeEmit:
     effects: list[EffectGroup]
     abilities: list[AbilityGroup]
     width: int  # the most arguments of an effect it reads: the C locals c__arg0...
+    cards: list[str]  # its parameters that are cards, and the first player one (or None): what a
+    player: str | None  # traced game counts (runtime.state.note_signal)
 
     @property
     def arg_locals(self) -> list[str]:
@@ -128,7 +130,8 @@ class SignalCompiler:
                                                     params, self.plain_run)
             self.procedures.defines.check_names(gen.uses["rules"] - SIGNAL_NAMES, whens)
             self.done[function] = NativeEmit(signal, function, params, suspends, view["effects"],
-                                             view["abilities"], self.procedures.defines.effect_width(view["effects"]))
+                                             view["abilities"], self.procedures.defines.effect_width(view["effects"]),
+                                             view["cards"], None if view["player"] == "None" else view["player"])
         except Unsupported as why:
             self.done[function] = Refused(signal, gen.loc(why.node) if why.node else "", why.reason,
                                           kind="signal")

@@ -1,0 +1,130 @@
+"""simulate, balance and worth on the native engine (compiler/backends/machine/jobs.py, program.py
+WholeGames, runtime/analysis/simulate.py play_whole): where every seat is the same policy bot,
+the native engine plays each game whole, traced, and its summary (winner, reason, length, tracks,
+the card uses and events, the cards drawn) is the one the generated package's game gives, also
+with worth's overlay (cards blanked or removed); other seats play a decision at a time on the
+generated package. Commands load it where it is built, start its build as RULESPEC_NATIVE says,
+and say why not in one line."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulespec.compiler.backends import native, native_jobs
+from rulespec.compiler.backends.machine import jobs
+from rulespec.compiler.backends.machine.program import NativeProgram
+from rulespec.compiler.backends.machine.whole import WholeGames
+from rulespec.compiler.cli import main
+from rulespec.runtime.analysis import simulate as sim
+from rulespec.runtime.analysis.worth import Overlaid
+
+from support import MINI, REPO, loaded, machine_module, program
+
+FOX = REPO / "spec" / "the_fox_in_the_forest"
+TS = REPO / "spec" / "twilight_struggle"
+RISK = REPO / "spec" / "risk_balance_of_power"
+
+
+def whole_games(folder: Path) -> WholeGames:
+    module, made = machine_module(folder)  # skips without Cython or a compiler
+    python = program(folder, "generated")
+    return WholeGames(python, NativeProgram(module, made.layout, made.steps.start, python))
+
+
+def default_bots(folder: Path) -> tuple[str, ...]:
+    meta = program(folder, "generated").meta
+    return ("policy",) * len(meta.seated({}))
+
+
+@pytest.mark.parametrize("folder", [FOX, RISK], ids=["fox", "risk"])
+def test_whole_games_natively_summarize_as_the_generated_package(folder: Path) -> None:
+    whole, agents = whole_games(folder), default_bots(folder)
+    seeds = list(range(1, 41))
+    natively = sim.play_whole(whole, seeds, agents, {})
+    assert natively is not None and all(g.whole for g in natively)
+    expected = [sim.play_game(program(folder, "generated"), seed, agents, {}) for seed in seeds]
+    assert natively == expected
+    assert any(g.uses for g in expected) and any(g.drawn for g in expected)  # the trace is compared
+
+
+@pytest.mark.slow
+def test_twilight_struggle_summaries_natively() -> None:
+    whole, agents = whole_games(TS), default_bots(TS)
+    seeds = list(range(1, 31))
+    natively = sim.play_whole(whole, seeds, agents, {})
+    assert natively == [sim.play_game(program(TS, "generated"), seed, agents, {}) for seed in seeds]
+
+
+def test_worth_overlay_is_played_natively_too() -> None:
+    whole, agents = whole_games(FOX), default_bots(FOX)
+    cards = sorted(program(FOX, "generated").meta.card_entities)
+    blanked, removed = tuple(cards[:3]), tuple(cards[5:7])
+    seeds = list(range(1, 31))
+    natively = sim.play_whole(Overlaid(whole, blanked, removed), seeds, agents, {})
+    python = Overlaid(program(FOX, "generated"), blanked, removed)
+    expected = [sim.play_game(python, seed, agents, {}) for seed in seeds]
+    assert natively is not None and natively == expected
+    plain = [sim.play_game(program(FOX, "generated"), seed, agents, {}) for seed in seeds]
+    assert expected != plain  # the overlay changed the games, so the comparison above means something
+
+
+def test_other_seats_are_played_a_decision_at_a_time() -> None:
+    whole = whole_games(FOX)
+    assert sim.play_whole(whole, [1, 2], ("random", "random"), {}) is None
+    assert sim.play_whole(whole, [1, 2], ("policy", "random"), {}) is None
+    assert sim.play_whole(program(FOX, "generated"), [1, 2], default_bots(FOX), {}) is None
+    assert sim.play_whole(whole_games(MINI), [1, 2], ("policy", "policy"), {}) is None  # it has no policy
+
+
+def test_run_batch_uses_the_native_engine_the_recipe_names(monkeypatch, tmp_path) -> None:
+    whole = whole_games(FOX)  # builds the module into the cache first
+    monkeypatch.setattr(native_jobs, "_asked", "1")
+    said: list[str] = []
+    ref = jobs.engine_ref(loaded(FOX), said.append)
+    assert ref is not None and not said
+    again = pickle.loads(pickle.dumps(ref))  # a worker process gets it pickled
+    loaded_again = again.load(program(FOX, "generated"))
+    agents = default_bots(FOX)
+    assert sim.play_whole(loaded_again, [3, 4], agents, {}) == sim.play_whole(whole, [3, 4], agents, {})
+
+
+def test_no_native_engine_when_turned_off(monkeypatch) -> None:
+    monkeypatch.setattr(native_jobs, "_asked", "0")
+    said: list[str] = []
+    assert jobs.engine_ref(loaded(FOX), said.append) is None and said == []
+
+
+def test_a_missing_build_starts_in_the_background_and_says_so(monkeypatch, tmp_path) -> None:
+    if native.available():
+        pytest.skip(native.available())
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(native_jobs, "_asked", "1")
+    started: list[str] = []
+    monkeypatch.setattr(jobs, "_start_background", lambda spec, name: started.append(name))
+    said: list[str] = []
+    assert jobs.engine_ref(loaded(FOX), said.append) is None
+    assert len(started) == 1 and len(said) == 1
+    assert "is being built in the background" in said[0] and "generated package" in said[0]
+
+
+def test_simulate_plays_on_the_native_engine_and_gives_the_same_answer(monkeypatch) -> None:
+    machine_module(FOX)  # built into the cache the command reads
+    # the generated package's own native build is another matter: none is started here
+    monkeypatch.setattr(native_jobs, "prepare", lambda *args: False)
+    out = {}
+    for mode in ("1", "0"):
+        monkeypatch.setattr(native_jobs, "_asked", mode)
+        done = CliRunner().invoke(main, ["simulate", "the_fox_in_the_forest", "--games", "60", "--json"])
+        assert done.exit_code == 0, done.output
+        out[mode] = json.loads(done.stdout)
+    assert out["1"]["variants"][0]["machine_games"] == 60
+    assert out["0"]["variants"][0]["machine_games"] == 0
+    for entry in (out["1"], out["0"]):
+        for variant in entry["variants"]:
+            variant.pop("machine_games")
+    assert out["1"] == out["0"]
