@@ -32,13 +32,14 @@ $(STAMP): pyproject.toml setup.py | $(PY)
 	@touch $@
 
 # The demo in five numbered steps, each with its time; the simulation prints a line as its
-# games go (RULESPEC_PROGRESS=lines) and says when the answer settled. Step 2 starts the native
-# build of $(GAME) and of the variant set it simulates in the background, at low priority, where
-# Cython and a C compiler exist (rulespec compile --native --background): it never delays the
-# demo; each step uses it once it is in the cache (a second demo does) and says which engine ran.
-# DEMO_NATIVE=build makes it first instead (minutes of C compiling, once).
-DEMO_NATIVE ?= background
-# Step 5 measures the native engine (docs/NATIVE.md) on a small game: its build takes seconds.
+# games go (RULESPEC_PROGRESS=lines) and says when the answer settled. Step 2 builds the native
+# engine (state in C, docs/NATIVE.md) of $(GAME) and of the variant set it simulates, both at once,
+# where Cython and a C compiler exist (rulespec compile --native --engine-only): step 4 plays its
+# games on it, and says so. DEMO_NATIVE=build also makes the generated package's native build
+# first (minutes of C compiling, once: what `play` and the search bots run on); DEMO_NATIVE=off
+# builds nothing, and every step runs on the Python engine.
+DEMO_NATIVE ?= engine
+# Step 5 measures the native engine on a small game too: its build takes seconds.
 MACHINE_GAME ?= the_fox_in_the_forest
 MACHINE_GAMES ?= 500
 demo: export RULESPEC_PROGRESS = lines
@@ -46,13 +47,14 @@ demo: $(STAMP)
 	@echo "== [1/5] rulespec compile: every game in spec/ into generated/ =="
 	@start=$$SECONDS; for spec in $(SPECS); do $(RULESPEC) compile $$spec || exit 1; done; \
 		echo "   ($$((SECONDS - start)) s)"
-	@echo "== [2/5] the native engine of $(GAME) and of its $(SIM_VARIANT) variant set =="
-	@start=$$SECONDS; if [ "$(DEMO_NATIVE)" = build ]; then $(MAKE) --no-print-directory native; \
+	@echo "== [2/5] the native engine (state in C) of $(GAME) and of its $(SIM_VARIANT) variant set =="
+	@start=$$SECONDS; if [ "$(DEMO_NATIVE)" = off ]; then echo "   DEMO_NATIVE=off: the games below run on the Python engine"; \
 	elif why=$$($(PY) -c "from rulespec.compiler.backends.native import available; print(available() or '')") && [ -z "$$why" ]; then \
-		$(RULESPEC) compile --native --background spec/$(GAME) | tail -n 1 | sed 's/^/   /'; \
-		$(RULESPEC) compile --native --background spec/$(GAME) --variant $(SIM_VARIANT) \
-			-o .rulespec-cache/native-demo/$(GAME)__$(SIM_VARIANT) | tail -n 1 | sed 's/^/   /'; \
-		echo "   each step below runs it if it is ready by then, else the Python engine, and says which"; \
+		if [ "$(DEMO_NATIVE)" = build ]; then $(MAKE) --no-print-directory native; fi; \
+		$(RULESPEC) compile --native --engine-only spec/$(GAME) > .demo-engine-base.log 2>&1 & \
+		$(RULESPEC) compile --native --engine-only spec/$(GAME) --variant $(SIM_VARIANT) \
+			-o .rulespec-cache/native-demo/$(GAME)__$(SIM_VARIANT) > .demo-engine-variant.log 2>&1 & \
+		wait; for log in .demo-engine-base.log .demo-engine-variant.log; do tail -n 1 $$log | sed 's/^/   /'; rm -f $$log; done; \
 	else echo "   no native engine here ($$why): the games below run on the Python engine"; fi; \
 		echo "   ($$((SECONDS - start)) s)"
 	@echo "== [3/5] rulespec play: one game of each spec between bots =="

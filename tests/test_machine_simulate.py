@@ -105,7 +105,7 @@ def test_a_missing_build_starts_in_the_background_and_says_so(monkeypatch, tmp_p
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(native_jobs, "_asked", "1")
     started: list[str] = []
-    monkeypatch.setattr(jobs, "_start_background", lambda spec, name: started.append(name))
+    monkeypatch.setattr(jobs, "start_background", lambda spec, made: started.append(made.layout.game))
     said: list[str] = []
     assert jobs.engine_ref(loaded(FOX), said.append) is None
     assert len(started) == 1 and len(said) == 1
@@ -128,3 +128,13 @@ def test_simulate_plays_on_the_native_engine_and_gives_the_same_answer(monkeypat
         for variant in entry["variants"]:
             variant.pop("machine_games")
     assert out["1"] == out["0"]
+
+
+def test_compile_native_engine_only_builds_the_native_engine(tmp_path) -> None:
+    machine_module(FOX)  # skips without Cython or a compiler; built once for the suite
+    done = CliRunner().invoke(main, ["compile", "--native", "--engine-only", str(FOX), "-o", str(tmp_path / "fox")])
+    assert done.exit_code == 0, done.output
+    assert "the_fox_in_the_forest: the native engine (state in C) built into" in done.output
+    assert "built natively" not in done.output  # not the package's native build
+    refused = CliRunner().invoke(main, ["compile", "--engine-only", str(FOX), "-o", str(tmp_path / "again")])
+    assert refused.exit_code == 1 and "give --native too" in refused.output

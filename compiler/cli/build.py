@@ -54,12 +54,18 @@ def check(spec_dir: str, variants: tuple[str, ...], verbose: bool) -> None:
 @click.option("--background", is_flag=True,
               help="With --native: start the native build in a detached process at low priority and"
                    " return at once (commands use it once it is in the cache).")
+@click.option("--engine-only", is_flag=True,
+              help="With --native: build only the native engine (state in C, what simulate, balance"
+                   " and worth play the default bot's games on), not the package's native build.")
 def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, native: bool = False,
-                background: bool = False) -> None:
-    """Generate the engine package; all-or-nothing."""
+                background: bool = False, engine_only: bool = False) -> None:
+    """Generate the engine package; all-or-nothing. With --native, also its native build and the
+    native engine (state in C) where the game runs on it."""
     from rulespec.compiler.backends import unchanged
     if background and not native:
         raise UserError("--background starts the native build: give --native too")
+    if engine_only and not native:
+        raise UserError("--engine-only builds the native engine: give --native too")
     try:
         folder = find_spec_dir(spec_dir)
     except FileNotFoundError:
@@ -89,7 +95,36 @@ def compile_cmd(spec_dir: str, variants: tuple[str, ...], output: str | None, na
     verb = "wrote" if written else "up to date:"
     click.echo(f"{loaded.model.game}: {verb} {engine._shown(out)} (spec hash {loaded.model.spec_hash})")
     if native:
-        _native(" + ".join((loaded.model.game, *loaded.variants)), out, background)
+        if not engine_only:
+            _native(" + ".join((loaded.model.game, *loaded.variants)), out, background)
+        _machine(loaded, background)
+
+
+def _machine(loaded, background: bool) -> None:
+    """The native engine (state in C, compiler/backends/machine) beside the package's native build,
+    where the game runs on it: what simulate, balance and worth play the default bot's games on."""
+    from rulespec.compiler.backends import native, native_jobs
+    from rulespec.compiler.backends.machine import jobs
+    from rulespec.compiler.backends.machine.engine import native_engine
+    game = " + ".join((loaded.model.game, *loaded.variants))
+    why = native.available()
+    if why is not None:
+        raise UserError(why)
+    made = native_engine(loaded.model)
+    if made.steps.refused:
+        click.echo(f"{game}: does not run on the native engine (state in C) yet: {made.steps.refused[0]}")
+        return
+    if background:
+        if native_jobs.mode() == "off":
+            return  # said above
+        started = jobs.start_background(loaded, made)
+        click.echo(f"{game}: the native engine (state in C) {'is being built in the background' if started else 'is in the cache'}")
+        return
+    try:
+        path = jobs.build_now(made)
+    except native.NativeError as err:
+        raise UserError(str(err)) from None
+    click.echo(f"{game}: the native engine (state in C) built into {engine._shown(path.parent)}")
 
 
 def _native(game: str, out: Path, background: bool) -> None:

@@ -83,7 +83,7 @@ def engine_ref(loaded, say: Callable[[str], None]) -> EngineRef | None:
                 native_jobs.once(say, f"{err}; this run plays on the generated package", key=f"machine {game} failed")
                 return None
         else:
-            _start_background(loaded, name)
+            start_background(loaded, made)
             native_jobs.once(say, f"the native engine (state in C) for {game} is being built in the"
                                    f" background ({shown_cpu(source)}); this run plays on the generated"
                                    f" package", key=f"machine {game}")
@@ -95,12 +95,14 @@ def shown_cpu(source: str) -> str:
     return native_jobs.shown_cpu(BUILD_CPU_S + BUILD_CPU_S_PER_KB * len(source.encode()) / 1000)
 
 
-def build_now(made: NativeDefines) -> None:
-    """The module built into the cache, waiting for a build of it under way (its job's lock)."""
+def build_now(made: NativeDefines) -> Path:
+    """The module built into the cache (its path), waiting for a build of it under way (its
+    job's lock); NativeError when it cannot be built."""
     path, name = target(render_module(made), made.layout.game)
     with native_jobs.locked(native_jobs.jobs() / f"machine-{name}.lock", wait=True):
         if not path.is_file():
             build_engine(made)
+    return path
 
 
 def _failed_marker(name: str) -> Path:
@@ -115,18 +117,23 @@ def _failure(name: str) -> str | None:
         return None
 
 
-def _start_background(loaded, name: str) -> None:
-    """A detached child building the module at the lowest priority, unless one is under way."""
+def start_background(loaded, made: NativeDefines) -> bool:
+    """A detached child building the module at the lowest priority, unless it is built or being
+    built: whether one was started (or is under way)."""
+    path, name = target(render_module(made), made.layout.game)
+    if path.is_file():
+        return False
     lock = native_jobs.jobs() / f"machine-{name}.lock"
     with native_jobs.locked(lock, wait=False) as free:
         if not free:
-            return  # being built
+            return True  # being built
     log = native_jobs.jobs() / f"machine-{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as out:
         subprocess.Popen([sys.executable, "-m", __name__, str(Path(loaded.folder).resolve()), *loaded.variants],
                          stdin=subprocess.DEVNULL, stdout=out, stderr=out, close_fds=True,
                          start_new_session=True)
+    return True
 
 
 def _child(folder: str, variants: list[str]) -> int:
