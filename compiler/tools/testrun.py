@@ -8,9 +8,11 @@ Runs (a spec folder, its variants):
   under V is reported as a test V breaks, unless V declares it (`changes test`);
 - `all_variants`: the same for every variant, one at a time.
 Every back end runs the same plan (compiler/backends/testplan.py); a run in which
-the back ends ran different numbers of tests fails. An optional back end (the native build,
-by default) runs where it is built, and is left out of that count; beside it, "generated" runs
-the package's Python sources.
+the back ends ran different numbers of tests fails. An optional back end (the native build and
+the native engine, by default) runs where it is built, and is left out of that count; beside the
+native build, "generated" runs the package's Python sources. A test a back end cannot run (the
+native engine's refusals, compiler/backends/machine/designer.py) is reported as not run, with why:
+never as passed.
 """
 
 from __future__ import annotations
@@ -41,10 +43,12 @@ class Outcome:
     message: str | None  # None: passed
     location: str = ""
     expected: bool = False  # a base test failing under a variant that declares it changes it
+    not_run: str | None = None  # why this back end could not run the test (then message is None)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.case.name, "location": self.location or self.case.location,
-                "message": self.message, "backend": self.backend, "variants": list(self.variants)}
+                "message": self.message, "backend": self.backend, "variants": list(self.variants),
+                **({"not_run": self.not_run} if self.not_run is not None else {})}
 
 
 @dataclass
@@ -89,7 +93,11 @@ class TestReport:
 
     @property
     def passed(self) -> int:
-        return sum(1 for o in self.outcomes if o.message is None)
+        return sum(1 for o in self.outcomes if o.message is None and o.not_run is None)
+
+    @property
+    def not_run(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.not_run is not None]
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(o.backend for o in self.outcomes))
@@ -97,9 +105,14 @@ class TestReport:
 
 def run_tests(folder: Path, variants: tuple[str, ...] = (), all_variants: bool = False,
               chosen: tuple[str, ...] = engine.BACKENDS, package: str | None = None,
-              on_note: Callable[[str], None] | None = None, optional: tuple[str, ...] = ()) -> TestReport:
-    """Run the designer tests of a spec folder as the module docstring says."""
-    runner = _Runner(folder, chosen, package, on_note, optional)
+              on_note: Callable[[str], None] | None = None, optional: tuple[str, ...] = (),
+              build: bool = False) -> TestReport:
+    """Run the designer tests of a spec folder as the module docstring says. build: the native
+    engine is built where missing for the variant sets asked for (the base game, or `variants`, or
+    every one with all_variants); else, and for other sets, an optional back end runs where built."""
+    asked = {(), tuple(sorted(set(variants)))}
+    runner = _Runner(folder, chosen, package, on_note, optional,
+                     lambda sets: build and (tuple(sets) in asked or all_variants and len(sets) == 1))
     base = runner.loaded(())
     known = available_variants(folder)
     if variants or all_variants:
@@ -127,8 +140,8 @@ def run_tests(folder: Path, variants: tuple[str, ...] = (), all_variants: bool =
 
 
 class _Runner:
-    def __init__(self, folder: Path, chosen, package, on_note, optional=()):
-        self.folder, self.package = folder, package
+    def __init__(self, folder: Path, chosen, package, on_note, optional=(), build=lambda sets: False):
+        self.folder, self.package, self.build = folder, package, build
         self.chosen, self.optional = tuple(chosen) + tuple(optional), tuple(optional)
         self.on_note = on_note
         self.report = TestReport(backends=self.chosen)
@@ -160,18 +173,31 @@ class _Runner:
         key = (id(loaded), backend)
         if key not in self._programs:
             package = self.package if not loaded.variants else None
-            if backend in self.optional and not self._built(loaded, package):
-                self._programs[key] = None
-                self.unbuilt.append(" + ".join((loaded.model.game, *loaded.variants)))
-            else:
-                self._programs[key] = engine.load_program(
-                    loaded, backend, package, for_tests=True, on_note=self.on_note,
-                    sources=engine.NATIVE in self.chosen)
+            optional = backend in self.optional
+            program, why = None, self._unbuilt(loaded, package, backend) if optional else None
+            if why is None:
+                try:
+                    program = engine.load_program(loaded, backend, package, for_tests=True, on_note=self.on_note,
+                                                  sources=engine.NATIVE in self.chosen)
+                except engine.BackendError as err:
+                    if not (optional and backend == engine.MACHINE):
+                        raise
+                    why = str(err)  # a variant set whose rules do not all compile natively
+            if program is None:
+                name = " + ".join((loaded.model.game, *loaded.variants))
+                self.unbuilt.append(name if why == "" else f"{name} ({why})")
+            self._programs[key] = program
         return self._programs[key]
 
-    def _built(self, loaded: LoadedSpec, package: str | None) -> bool:
+    def _unbuilt(self, loaded: LoadedSpec, package: str | None, backend: str) -> str | None:
+        """Why an optional back end does not run this variant set ("" for the native build: not
+        built), or None when it may. The native engine is built where missing only for the sets
+        asked for (--backend machine)."""
+        if backend == engine.MACHINE:
+            return None if self.build(loaded.variants) or engine.machine_built(loaded) else "not built"
         from rulespec.compiler.backends.native_jobs import loads_natively
-        return loads_natively(Path(package) if package else engine.current_package(loaded, for_tests=True))
+        built = loads_natively(Path(package) if package else engine.current_package(loaded, for_tests=True))
+        return None if built else ""
 
     def run(self, loaded: LoadedSpec, wanted, extras: bool = True) -> dict[tuple[str, str], Outcome]:
         """Run the wanted tests under a loaded spec's variants; with extras, a base test
@@ -225,11 +251,24 @@ class _Runner:
             return Outcome(case, backend, loaded.variants,
                            f"this back end has no code for {len(missing)} of the test's steps"
                            " (its package is older than the test)")
-        failure = run_test(program, case)
+        failure, not_run = _run(program, case, backend)
+        if not_run is not None:
+            return Outcome(case, backend, loaded.variants, None, not_run=not_run)
         if failure is None:
             return Outcome(case, backend, loaded.variants, None)
         return Outcome(case, backend, loaded.variants, failure.message,
                        shown(failure.location, self.folder))
+
+
+def _run(program: Program, case: TestCase, backend: str):
+    """(the failure or None, None), or (None, why) for a test the native engine cannot run."""
+    if backend != engine.MACHINE:
+        return run_test(program, case), None
+    from rulespec.compiler.backends.machine.designer import NotRunNatively
+    try:
+        return run_test(program, case), None
+    except NotRunNatively as why:
+        return None, str(why)
 
 
 def _tests_at(folder: Path, err: SpecError) -> list[tuple[TestCase, str]] | None:

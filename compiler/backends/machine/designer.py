@@ -11,8 +11,8 @@ when they are done the test's frame steps on. A call as the block's last stateme
 frame first (a tail call), so most tests play natively from there. `start`, decisions and the
 game's own frames run as the NativeProgram runs them; `expect` reads the State on the package.
 
-What cannot cross is refused in one line, naming why (NotNative: `rulespec test` reports the test as
-not run natively, never as passed): a value of a routine that waits kept by the test's own
+What cannot cross is refused in one line, naming why (NotRunNatively: `rulespec test` reports the
+test as not run natively, never as passed): a value of a routine that waits kept by the test's own
 statements (`let x = procedure_that_waits()`: natively it is given to no frame), and a value other
 than a number, a player, an entity, a truth or unbound handed to the game's frames by a test
 (none, a zone, a text, an enum value: their native forms are the module's own).
@@ -24,13 +24,16 @@ import sys
 from typing import Any
 
 from rulespec.compiler.backends.codegen.analysis import Suspension, statements
-from rulespec.compiler.backends.machine.program import NotNative
 from rulespec.compiler.backends.testplan import plan_tests
 from rulespec.compiler.frontend import ast
 from rulespec.compiler.frontend.model import Model
 from rulespec.runtime.frames import UNBOUND, new_frame
 from rulespec.runtime.state import GameOver, State
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
+
+
+class NotRunNatively(Exception):
+    """A designer test the native engine cannot run: why, in one line."""
 
 
 class DesignerTests:
@@ -54,7 +57,7 @@ class DesignerTests:
     def run_block(self, state: State, key: str, env: dict) -> None:
         why = self.kept_value(key)
         if why is not None:
-            raise NotNative(why)
+            raise NotRunNatively(why)
         state.frames.append(new_frame(self.test_step_ids[key], env))
         self.run(state, None)
 
@@ -103,7 +106,7 @@ class DesignerTests:
         if isinstance(value, int):  # a number, a player, an entity, a truth: the same integer
             return int(value)
         routine = (self.steps[frame[0]].__doc__ or f"step {frame[0]}").split(" (")[0]
-        raise NotNative(f"the test hands {value!r} to {routine}: the native engine takes only numbers,"
+        raise NotRunNatively(f"the test hands {value!r} to {routine}: the native engine takes only numbers,"
                         f" players, entities and truths from a test's own statements")
 
     def kept_value(self, key: str) -> str | None:
@@ -116,8 +119,8 @@ class DesignerTests:
             for stmt in statements(plan_tests(self.model).blocks[key]):
                 value = stmt.value if isinstance(stmt, (ast.Let, ast.SetStmt)) else None
                 if isinstance(value, ast.CallExpr) and waits.get(value.name, False):
-                    found = (f"{stmt.span}: the test keeps the value of `{value.name}`, which waits for a"
-                             f" decision: natively that value is given to no frame of the test")
+                    found = (f"line {stmt.span.line} keeps the value of `{value.name}`, which waits for a"
+                             f" decision: natively no frame of the test is given it")
                     break
             self._kept[key] = found
         return self._kept[key]

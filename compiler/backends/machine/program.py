@@ -8,7 +8,8 @@ position back into the State, so views, records, bots and the table read the Sta
 read. The frames stay in the native engine's form in the State (a local none is NONE, an unbound
 one UNBOUND): the same step ids and block numbers as the generated package's frames, but only this
 program steps them. What the native module does not run yet (a spec's bot evaluations and
-policies, invariants, designer tests) is answered by the generated package on the same State.
+policies, invariants, a designer test's own statements: designer.py) is answered by the generated
+package on the same State.
 
 A game whose steps do not all compile has no NativeProgram: `load_native_program` says why in
 one line (the first refusal, with its spec location), and the caller keeps the Python engine.
@@ -69,6 +70,8 @@ class NativeProgram:
         self._natively(state, index)
 
     def _natively(self, state: State, index: int | None) -> None:
+        if self.tests is not None and self.tests.holds(state):
+            return self.tests.run(state, index)  # a designer test's own frame lies below (designer.py)
         position, objects = self._crossing_in(state)
         try:
             if index is None:
@@ -183,8 +186,20 @@ class NativeProgram:
         return self.module.policy_games(pack(self.layout, fresh), fresh.params, games, name, tunables,
                                         max_decisions, quiet, keep_picks)
 
+    # ---------------------------------------------------------- designer tests (designer.py)
+    tests: Any = None  # their DesignerTests, where the spec is at hand (load_native_program)
+
     def test_keys(self) -> frozenset[str]:
-        return frozenset()  # designer tests run on the generated package's frames, not these
+        return self.tests.keys() if self.tests is not None else frozenset()
+
+    def run_test_block(self, state: State, key: str, env: dict) -> None:
+        self.tests.run_block(state, key, env)
+
+    def test_expect(self, state: State, key: str, env: dict) -> bool:
+        return self.python.test_expect(state, key, env)
+
+    def test_sides(self, state: State, key: str, env: dict) -> tuple[Any, Any]:
+        return self.python.test_sides(state, key, env)
 
     # ---------------------------------------------------------- a search's rollout in one call
     def policy_playout(self, state: State, policy, ties, changes: int, stride: int | None,
@@ -214,4 +229,7 @@ def load_native_program(model, python: Any) -> NativeProgram:
     made = native_engine(model)
     if made.steps.refused:
         raise NotNative(f"{model.game} does not run natively yet: {made.steps.refused[0]}")
-    return NativeProgram(build_engine(made), made.layout, made.steps.start, python)
+    from rulespec.compiler.backends.machine.designer import DesignerTests  # the spec's tests: codegen's analysis
+    program = NativeProgram(build_engine(made), made.layout, made.steps.start, python)
+    program.tests = DesignerTests(program, model)
+    return program
