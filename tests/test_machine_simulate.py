@@ -138,3 +138,32 @@ def test_compile_native_engine_only_builds_the_native_engine(tmp_path) -> None:
     assert "built natively" not in done.output  # not the package's native build
     refused = CliRunner().invoke(main, ["compile", "--engine-only", str(FOX), "-o", str(tmp_path / "again")])
     assert refused.exit_code == 1 and "give --native too" in refused.output
+
+
+class _Ready:
+    """A recipe whose program is made already (simulate.run_batch loads through one)."""
+
+    def __init__(self, program, key: str):
+        self.program, self.key = program, key
+
+    def load(self):
+        return self.program
+
+    def __repr__(self) -> str:
+        return f"_Ready({self.key!r})"
+
+
+@pytest.mark.parametrize("overlaid", [False, True], ids=["plain", "overlaid"])
+def test_searching_bots_play_their_playouts_natively_with_the_same_games(monkeypatch, overlaid: bool) -> None:
+    whole = whole_games(FOX)
+    calls: list[int] = []
+    native_playout = whole.native.policy_playout
+    monkeypatch.setattr(whole.native, "policy_playout", lambda *args: calls.append(1) or native_playout(*args))
+    python = program(FOX, "generated")
+    if overlaid:
+        cards = sorted(python.meta.card_entities)
+        whole, python = (Overlaid(whole, (cards[0],), (cards[4],)), Overlaid(python, (cards[0],), (cards[4],)))
+    agents, seeds = ("rollout@2x2x2x1", "policy"), [5, 6]
+    natively = sim.run_batch(_Ready(whole, f"searching {overlaid}"), seeds, agents, {})
+    assert calls  # the rollouts were played by the native engine
+    assert natively == [sim.play_game(python, seed, agents, {}) for seed in seeds]

@@ -178,7 +178,15 @@ def run_batch(factory: ProgramFactory, seeds: list[int], agents: tuple[str, ...]
     whole = play_whole(program, seeds, agents, params)
     if whole is not None:
         return whole
+    if any(_plays_out(name) for name in agents):
+        program = getattr(program, "searching", program)
     return [play_game(program, s, agents, params) for s in seeds]
+
+
+def _plays_out(agent: str) -> bool:
+    """Whether a seat's bot plays policy playouts (rollout, mcts: runtime/bots/mcts.py
+    policy_play_out), which the native engine plays in one call each."""
+    return agent.partition(":")[0].partition("@")[0].partition("(")[0] in ("rollout", "mcts")
 
 
 def batches(seeds: list[int], size: int) -> list[list[int]]:

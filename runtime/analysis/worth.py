@@ -47,6 +47,12 @@ class Overlaid:
         overlay(state, self._blanked, self._removed)
         self._program.begin(state)
 
+    @property
+    def searching(self):
+        """The program's own for searching bots (simulate.run_batch), overlaid too."""
+        inner = getattr(self._program, "searching", None)
+        return self if inner is None else Overlaid(inner, self._blanked, self._removed)
+
     def traced_policy_games(self, games, params, policy, max_decisions: int, prepare=None):
         """The native engine's whole games (simulate.play_whole), each begun overlaid; None where
         the program plays none."""

@@ -106,6 +106,7 @@ class NativeProgram:
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
                                  frames=state.frames, effects=module.effects_in(state.effects))
         objects.pending = state.pending
+        objects.trace = state.trace  # a traced game's counts, kept in place (simulate's card uses)
         return position, objects
 
     def _crossing_out(self, state: State, position, objects) -> None:

@@ -4,8 +4,10 @@ the games it can whole (runtime/analysis/simulate.py play_whole: every seat the 
 the default bot), each traced as `Game(traced=True)` traces one, so that a game's summary (card
 uses, events, draws, tracks, result) is the generated package's exactly.
 
-Everything played a decision at a time stays the generated package's: crossing into the native
-engine each decision (packing the state both ways, program.py) costs more than its rules save.
+Everything played a decision at a time stays the generated package's (crossing into the native
+engine each decision, packing the state both ways, costs more than its rules save), but for bots
+that search by policy playouts: those play on the native engine, each playout one call
+(`searching`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ class WholeGames:
             state.result, state.trace = result, trace
             out.append((made, state, why))
         return out
+
+    @property
+    def searching(self) -> NativeProgram:
+        """The program for games whose bots search by policy playouts (simulate.run_batch): the
+        native engine a decision at a time, each playout one call into it (mcts.policy_play_out)."""
+        return self.native
 
     def __getattr__(self, name: str):
         return getattr(self.python, name)
