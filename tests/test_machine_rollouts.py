@@ -8,6 +8,7 @@ loop cannot play it (a turn clock, a policy rule refused natively) Python plays 
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from rulespec.compiler.backends.machine.program import NotNative, load_native_pr
 from rulespec.runtime.analysis.fingerprints import fingerprint
 from rulespec.runtime.analysis.fuzz import random_walk
 from rulespec.runtime.bots.agents import DecisionLimit, play_out as play_game, seat_agents
-from rulespec.runtime.bots.mcts import ROLLOUT_CAP, TurnClock, play_out, policy_pick, policy_play_out
+from rulespec.runtime.bots.mcts import ROLLOUT_CAP, TurnClock, _resume, play_out, policy_pick, policy_play_out
 from rulespec.runtime.game import Game
 from rulespec.runtime.state import Stream
 
@@ -55,6 +56,14 @@ def positions(prog, seed: int, every: int, count: int) -> list:
     return out
 
 
+def taken(prog, world, first):
+    """A copy of `world`, option `first` taken at its pending decision (None: none taken)."""
+    world = world.copy()
+    if first is not None:
+        _resume(prog, world, first)
+    return world
+
+
 def python_rollout(prog, world, policy, ties, changes, stride):
     return play_out(prog, world, changes, lambda w: policy_pick(prog, w, policy, ties), stride)
 
@@ -72,22 +81,25 @@ def same_rollouts(folder: Path, seed: int, every: int, count: int) -> int:
     machine, python = engine(folder), program(folder, "generated")
     compared = 0
     for here, there in zip(positions(machine, seed, every, count), positions(python, seed, every, count)):
-        for policy in machine.meta.policies:
-            for changes, stride in HORIZONS:
-                where = f"{folder.name} seed {seed} at {here.pending['at']} {policy} {changes}/{stride}"
-                native_world, native_ties = here.copy(), Stream(seed + changes)
-                assert machine.policy_playout(native_world, policy, native_ties, changes, stride,
-                                              ROLLOUT_CAP), where
-                loop_ties = Stream(seed + changes)
-                loop_world = python_rollout(machine, here.copy(), policy, loop_ties, changes, stride)
-                assert seen(machine, native_world, native_ties) == seen(machine, loop_world, loop_ties), where
-                python_ties = Stream(seed + changes)
-                python_world = python_rollout(python, there.copy(), policy, python_ties, changes, stride)
-                assert (python_world.rng, python_world.vars, python_world.tracks, python_world.result,
-                        python_world.pending, python_ties.rng) == (
-                    native_world.rng, native_world.vars, native_world.tracks, native_world.result,
-                    native_world.pending, native_ties.rng), where
-                compared += 1
+        untouched = seen(machine, here, Stream(0))
+        firsts = (None, 0, len(here.pending["ids"]) - 1)  # None: from the position as it is
+        for policy, (changes, stride), first in product(machine.meta.policies, HORIZONS, firsts):
+            where = f"{folder.name} seed {seed} at {here.pending['at']} {policy} {changes}/{stride} {first}"
+            native_ties = Stream(seed + changes)
+            native_world = machine.policy_playout(here if first is not None else here.copy(), policy,
+                                                  native_ties, changes, stride, ROLLOUT_CAP, first)
+            assert native_world is not None and seen(machine, here, Stream(0)) == untouched, where
+            loop_ties = Stream(seed + changes)
+            loop_world = python_rollout(machine, taken(machine, here, first), policy, loop_ties, changes, stride)
+            assert seen(machine, native_world, native_ties) == seen(machine, loop_world, loop_ties), where
+            python_ties = Stream(seed + changes)
+            python_world = python_rollout(python, taken(python, there, first), policy, python_ties, changes,
+                                          stride)
+            assert (python_world.rng, python_world.vars, python_world.tracks, python_world.result,
+                    python_world.pending, python_ties.rng) == (
+                native_world.rng, native_world.vars, native_world.tracks, native_world.result,
+                native_world.pending, native_ties.rng), where
+            compared += 1
     return compared
 
 
@@ -102,19 +114,32 @@ def test_twilight_struggle_native_rollouts_reach_the_python_loop_s_positions():
 
 
 def counted(machine, monkeypatch) -> list[bool]:
-    """What each call of the machine engine's policy_playout answered (True: played natively)."""
+    """Whether each call of the machine engine's policy_playout played natively."""
     answers: list[bool] = []
     playout = machine.policy_playout
-    monkeypatch.setattr(machine, "policy_playout",
-                        lambda *args: answers.append(playout(*args)) or answers[-1])
+
+    def counting(*args):
+        reached = playout(*args)
+        answers.append(reached is not None)
+        return reached
+    monkeypatch.setattr(machine, "policy_playout", counting)
     return answers
+
+
+def test_a_rollout_from_a_finished_game_keeps_its_result():
+    machine = engine(FOX)
+    over = [game.state.copy() for game in random_walk(Game(machine, seed=7), 7)][-1]
+    assert over.result is not None
+    ties = Stream(1)
+    assert seen(machine, machine.policy_playout(over.copy(), machine.meta.policies[0], ties, 3, None,
+                                                ROLLOUT_CAP), ties) == seen(machine, over, Stream(1))
 
 
 def test_rollout_bot_games_on_the_machine_engine_are_the_generated_package_s(monkeypatch):
     machine, python = engine(FOX), program(FOX, "generated")
     answers = counted(machine, monkeypatch)
     for agents in ("rollout@2x2x2x1,policy", "policy,rollout@2x3x2x1", "mcts@4x2,policy"):
-        for seed in (1, 2):
+        for seed in (1, 2, 3):
             assert fingerprint(machine, seed, agents) == fingerprint(python, seed, agents), f"{agents} {seed}"
     assert answers and all(answers)
 
@@ -154,7 +179,7 @@ def test_a_turn_clock_or_a_refused_rule_is_played_by_the_python_loop(tmp_path):
     assert None in mini.module.POLICY_SITES["refused"].values()
     world = positions(mini, 2, 1, 1)[0]
     before = seen(mini, world, Stream(4))
-    assert not mini.policy_playout(world, "refused", Stream(4), 2, None, ROLLOUT_CAP)
+    assert mini.policy_playout(world, "refused", Stream(4), 2, None, ROLLOUT_CAP) is None
     assert seen(mini, world, Stream(4)) == before
     ties, loop_ties = Stream(4), Stream(4)
     assert seen(mini, policy_play_out(mini, world.copy(), 2, "refused", ties), ties) == seen(

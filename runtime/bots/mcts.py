@@ -350,13 +350,21 @@ def policy_pick(program, world: State, policy: str, ties: Stream) -> int:
 
 
 def policy_play_out(program, world: State, changes: int, policy: str, ties: Stream,
-                    stride: int | None = None, clock: "TurnClock | None" = None) -> State:
-    """play_out with policy_pick choosing for whoever moves (ties broken by `ties`): in one call
-    where the program plays it natively (its `policy_playout`, the same position and the same
-    draws), else decision by decision here (a `clock`'s turns, a policy rule it does not run)."""
+                    stride: int | None = None, clock: "TurnClock | None" = None,
+                    first: int | None = None) -> State:
+    """play_out with policy_pick choosing for whoever moves (ties broken by `ties`); with
+    `first`, on a copy of `world` whose pending option `first` is taken first (`world` is left
+    as it is). In one call where the program plays it natively (its `policy_playout`: the same
+    position and the same draws), else decision by decision here (a `clock`'s turns, a policy
+    rule it does not run)."""
     native = getattr(program, "policy_playout", None)
-    if clock is None and native is not None and native(world, policy, ties, changes, stride, ROLLOUT_CAP):
-        return world
+    if clock is None and native is not None:
+        reached = native(world, policy, ties, changes, stride, ROLLOUT_CAP, first)
+        if reached is not None:
+            return reached
+    if first is not None:
+        world = world.copy()
+        _resume(program, world, first)
     return play_out(program, world, changes, lambda w: policy_pick(program, w, policy, ties), stride, clock)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 
-from rulespec.runtime.bots.mcts import (ROLLOUT_CAP, TurnClock, TurnWatch, _resume, leaf_evaluation, parse_budget,
+from rulespec.runtime.bots.mcts import (ROLLOUT_CAP, TurnClock, TurnWatch, leaf_evaluation, parse_budget,
                    policy_play_out, policy_tiers, solo_stride, split_search)
 from rulespec.runtime.bots.search import determinize
 from rulespec.runtime.state import State, Stream, next_random
@@ -88,10 +88,8 @@ class RolloutAgent:
                 deal = determinize(game, game.state, me, self.stream)
             ties = next_random(self.stream)
             for k in alive:
-                world = deal.copy()
-                _resume(program, world, candidates[k])
                 clock = TurnClock(me, run) if self.turns else None
-                world = self.rollout(program, policy, world, Stream(ties), bot is not None,
+                world = self.rollout(program, policy, deal, candidates[k], Stream(ties), bot is not None,
                                      solo_stride(game), clock)
                 rewards[k].append(self.reward(program, bot, world, me, base))
             alive = contenders(rewards, alive, tier)
@@ -99,14 +97,14 @@ class RolloutAgent:
                 break  # no other candidate is ahead of the policy's choice: keep it
         return ids[candidates[choose(rewards, tier, self.z)]]
 
-    def rollout(self, program, policy: str, world: State, ties: Stream, scored: bool,
+    def rollout(self, program, policy: str, deal: State, candidate: int, ties: Stream, scored: bool,
                 stride: int | None = None, clock: TurnClock | None = None) -> State:
-        """The policy plays both sides until the player to move has changed `depth` times, or
+        """On a copy of the deal with the candidate option taken, the policy plays both sides until the player to move has changed `depth` times, or
         `depth` turns have begun by the `clock` (alone: every `stride` decisions count as a
         change; to the end, within ROLLOUT_CAP decisions, when the spec has no evaluation):
         the position to score."""
-        return policy_play_out(program, world, self.depth if scored else ROLLOUT_CAP, policy, ties,
-                               stride if scored else None, clock if scored else None)
+        return policy_play_out(program, deal, self.depth if scored else ROLLOUT_CAP, policy, ties,
+                               stride if scored else None, clock if scored else None, candidate)
 
     def reward(self, program, bot: str | None, world: State, me: int, base: float) -> float:
         """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain."""

@@ -97,11 +97,11 @@ class NativeProgram:
         finally:
             self._crossing_out(state, position, objects)
 
-    def _crossing_in(self, state: State):
+    def _crossing_in(self, state: State, packed: bytes | None = None):
         """The State's machine part as a position, its object part shared with the Objects (the
         log's lists as they are, the effects in the native form)."""
         module = self.module
-        position = module.Position(pack(self.layout, state), state.params)
+        position = module.Position(packed or pack(self.layout, state), state.params)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
                                  frames=state.frames, effects=module.effects_in(state.effects))
@@ -159,9 +159,7 @@ class NativeProgram:
         pending = state.pending
         if self.module.POLICY_SITES.get(name, {}).get(pending["at"], ()) is None:
             return python(state, policy)
-        kept = state.memo.get(PACKED)
-        packed = kept[0] if kept is not None and kept[1:] == _unchanged(state) else pack(self.layout, state)
-        position = self.module.Position(packed, state.params, state.effects)
+        position = self.module.Position(self._packed(state), state.params, state.effects)
         try:
             return native(position, name, tunables, pending["player"], pending["at"], pending["values"])
         except RULE_FAILURES as err:
@@ -203,25 +201,39 @@ class NativeProgram:
         return self.python.test_sides(state, key, env)
 
     # ---------------------------------------------------------- a search's rollout in one call
-    def policy_playout(self, state: State, policy, ties, changes: int, stride: int | None,
-                       cap: int) -> bool:
+    def policy_playout(self, state: State, policy, ties, changes: int, stride: int | None, cap: int,
+                       first: int | None = None) -> State | None:
         """runtime/bots/mcts.py's play_out of `state` with policy_pick for whoever moves (ties from
         the Stream `ties`, advanced as it would be), natively in one call (templates/rollouts.pxi.j2):
-        True, and `state` is the position play_out reaches (its log aside: a rollout's is quiet).
-        False, `state` untouched, where a rule of the policy is refused natively (Python plays it)."""
+        the position play_out reaches (its log aside: a rollout's is quiet), `state` itself; with
+        `first`, a copy of `state` with its pending option `first` taken first (`state` untouched,
+        its machine part packed once for every copy). None, nothing played, where a rule of the
+        policy is refused natively (Python plays it)."""
         name, tunables = resolve(self.meta, policy)
-        sites = getattr(self.module, "POLICY_SITES", {}).get(name)
-        if sites is None or any(site is None for site in sites.values()):
-            return False
-        position, objects = self._crossing_in(state)
+        if self.refused(name):
+            return None
+        if first is None and (state.result is not None or state.pending is None):
+            return state  # over already: play_out stops at once (and the Objects hold no result)
+        packed = self._packed(state)
+        world = state if first is None else state.copy()
+        position, objects = self._crossing_in(world, packed)
         try:
             ties.rng = self.module.policy_playout(position, objects, name, tunables, ties.rng,
-                                                  changes, stride or 0, cap)
+                                                  changes, stride or 0, cap, -1 if first is None else first)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
         finally:
-            self._crossing_out(state, position, objects)
-        return True
+            self._crossing_out(world, position, objects)
+        return world
+
+    def _packed(self, state: State) -> bytes:
+        """The State's machine part packed: kept in its memo (PACKED) while nothing changed it."""
+        kept = state.memo.get(PACKED)
+        if kept is not None and kept[1:] == _unchanged(state):
+            return kept[0]
+        packed = pack(self.layout, state)
+        state.memo[PACKED] = (packed, *_unchanged(state))
+        return packed
 
 
 def load_native_program(model, python: Any) -> NativeProgram:
