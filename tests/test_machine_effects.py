@@ -17,7 +17,7 @@ from rulespec.compiler.backends.machine.defines import DefineCompiler, argument_
 from rulespec.compiler.backends.machine.layout import machine_layout
 from rulespec.compiler.backends.machine.pack import pack
 from rulespec.compiler.frontend.checks.types import TypeInfer
-from rulespec.runtime.state import GameOver
+from rulespec.runtime.state import GameOver, RuleError
 
 from support import MINI, REPO, TESTS, loaded
 from test_machine_allowed import action_tuples
@@ -36,7 +36,7 @@ def planted_effects(model, picker: random.Random, count: int) -> list[list]:
     effects = [(i, e) for i, e in enumerate(model.effects.values()) if e.name.name not in model.ability_effects]
     if not effects:
         return []
-    types, lifetimes = TypeInfer(model), [None, "turn", "round", "game"]
+    types, lifetimes = TypeInfer(model), [None, *model.lifetimes]
     out = []
     for _ in range(count):
         index, effect = picker.choice(effects)
@@ -65,11 +65,26 @@ def outcome(call, *args):
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
 def test_effects_cross_into_the_native_form_and_back_unchanged(folder):
-    module, _ = native_module(folder)
+    module, defines = native_module(folder)
     for state in states_with_effects(folder, 1, 3):
-        native = module.effects_in(state.effects)
-        assert all(isinstance(a, int) for _, args, _ in native for a in args)
-        assert module.effects_out(native) == state.effects
+        position = module.Position(pack(defines.layout, state), state.params, state.effects)
+        assert module.effects_out(position) == state.effects
+
+
+def test_effects_past_the_room_are_a_rule_error_naming_it():
+    module, defines = native_module(MINI)
+    state = positions(MINI, 0, 1)[0]
+    room = defines.in_play.room
+    module.Position(pack(defines.layout, state), state.params, [[0, [1], "turn"]] * room)
+    with pytest.raises(RuleError, match=f"more than {room} lasting effects in play"):
+        module.Position(pack(defines.layout, state), state.params, [[0, [1], "turn"]] * (room + 1))
+
+
+def test_a_lifetime_the_spec_does_not_declare_is_refused():
+    module, defines = native_module(MINI)
+    state = positions(MINI, 0, 1)[0]
+    with pytest.raises(ValueError, match="'forever', which the spec does not declare"):
+        module.Position(pack(defines.layout, state), state.params, [[0, [1], "forever"]])
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
@@ -162,8 +177,8 @@ def test_random_sequences_of_effect_statements_agree(planted, seed):
     functions = {d.name: d.function for d in defines.compiled}
     picker = random.Random(seed)
     state = positions(planted, seed, 1)[0]
-    position = module.Position(pack(defines.layout, state), state.params)
-    objects = module.Objects(effects=module.effects_in(state.effects))
+    position = module.Position(pack(defines.layout, state), state.params, state.effects)
+    objects = module.Objects()
     for step in range(40):
         name = picker.choice(names)
         args = [picker.choice([0, 1])] if model.procedures[name].params else []
@@ -176,7 +191,7 @@ def test_random_sequences_of_effect_statements_agree(planted, seed):
         assert got[0] == expected[0], where
         if model.procedures[name].returns is not None:
             assert got == expected, where
-        assert module.effects_out(objects.effects) == state.effects, where
+        assert module.effects_out(position) == state.effects, where
         assert module.packed(position) == pack(defines.layout, state), where
         check = module.Position(pack(defines.layout, state), state.params, state.effects)
         for p in (0, 1):

@@ -52,8 +52,8 @@ def run_python(function, state, args):
         return ("error", type(error).__name__), state
 
 
-def run_native(module, name, position, args, effects=()):
-    objects = module.Objects(effects=module.effects_in(list(effects)))
+def run_native(module, name, position, args):
+    objects = module.Objects()
     try:
         return ("gave", module.procedure(name, position, objects, *args)), objects
     except GameOver:
@@ -85,8 +85,8 @@ def agree(folder: Path, seeds: range, count: int) -> int:
                     runs += 1
                     before = state.copy()
                     (kind, expected), after = run_python(getattr(python, made.function), before, args)
-                    position = module.Position(pack(layout, state), state.params)
-                    (got_kind, got), objects = run_native(module, made.name, position, args, state.effects)
+                    position = module.Position(pack(layout, state), state.params, state.effects)
+                    (got_kind, got), objects = run_native(module, made.name, position, args)
                     where = f"{model.game} seed {seed}: {made.name}{args}"
                     assert got_kind == kind, f"{where}: native {got_kind} {got!r}, Python {kind} {expected!r}"
                     if kind == "error":
@@ -99,7 +99,7 @@ def agree(folder: Path, seeds: range, count: int) -> int:
                     assert objects.log == after.log[len(state.log):], f"{where}: the logs differ"
                     assert objects.log_at == after.log_at[len(state.log_at):]
                     assert objects.log_marks == after.log_marks[len(state.log_marks):]
-                    assert module.effects_out(objects.effects) == after.effects, f"{where}: the effects differ"
+                    assert module.effects_out(position) == after.effects, f"{where}: the effects differ"
     return runs
 
 

@@ -24,7 +24,8 @@ from rulespec.compiler.backends.machine.ctables import (MISSING, CTable, attribu
                                                         game_tables)
 from rulespec.compiler.backends.machine.dialect import CythonDialect, Unsupported
 from rulespec.compiler.backends.machine.effects import KIND as QUANTITY, NativeQuantity, NativeView, arg_kinds
-from rulespec.compiler.backends.machine.effects import group_width, read_by as read_by_quantity, write_quantity
+from rulespec.compiler.backends.machine.effects import EffectsInPlay, active_test, effects_in_play, group_width
+from rulespec.compiler.backends.machine.effects import read_by as read_by_quantity, write_quantity
 from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
 from rulespec.compiler.backends.machine.loops import NativeLoop
@@ -79,6 +80,10 @@ class NativeEmitter(ExprEmitter):
             if why.node is None:
                 why.node = node
             raise
+
+    def emit_Active(self, node: ast.Active):
+        index = self.model.effect_index.get(node.effect.name)
+        return super().emit_Active(node) if index is None else active_test(self, index, node)
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,7 @@ class NativeDefines:
     quantities: list[NativeQuantity] = field(default_factory=list)  # the quantities compiled (effects.py)
     refused_quantities: list[Refused] = field(default_factory=list)  # and those refused, with why
     effect_kinds: dict = field(default_factory=dict)  # each effect's argument kinds (effects.py arg_kinds)
+    in_play: EffectsInPlay | None = None  # the room of the Machine's effects in play (effects.py)
 
     def coverage(self) -> dict:
         """What compiles natively and where and why the rest does not: the defines (keys kept
@@ -210,7 +216,7 @@ class DefineCompiler:
                              refused_allowed=[a for a in self.asked.values() if isinstance(a, Refused)],
                              quantities=[q for q in self.quantified.values() if isinstance(q, NativeQuantity)],
                              refused_quantities=[q for q in self.quantified.values() if isinstance(q, Refused)],
-                             effect_kinds=self.effect_kinds)
+                             effect_kinds=self.effect_kinds, in_play=effects_in_play(self.model))
 
     def tables(self) -> list[CTable]:
         """The game's tables and the attributes' the compiled rules read."""

@@ -1,9 +1,15 @@
-"""Lasting effects natively (issue 41, before stage 4 makes them structs): the effects in play
-are the Objects' `effects` list (templates/objects.pxi.j2), each [effect index, arguments,
-lifetime or None] exactly as runtime/state.py's `state.effects`, the arguments in the native form
-(none NONE, an enum value its place). templates/effects.pxi.j2 holds `activate`, `cancel`,
-`expire` and `is_active` over it, the conversion from and to the generated package's form
-(`effects_in`, `effects_out`), and the quantities.
+"""Lasting effects natively (issue 41, stage 4): the effects in play are machine data, a
+fixed-capacity C array of `Effect` structs in the Machine beside the state (templates/
+defines.pyx.j2: a copy of the Machine copies them), each the effect's index, its arguments as
+int64_t in the native form (none NONE, an enum value its place, a truth 0 or 1) with their count,
+and its lifetime as its place among the spec's lifetimes (NONE: until cancelled), in the order
+runtime/state.py's `state.effects` keeps them. templates/effects.pxi.j2 holds `activate`,
+`cancel`, `expire` and `is_active` over it, the conversion from and to the generated package's
+form at the boundary (`effects_in`, `effects_out`), and the quantities.
+
+How many may be in play has no bound in the spec (an `activate` in a loop, or one without a
+lifetime, adds one each time it runs), so the room is a stated constant, EFFECT_ROOM: one past it
+is a RuleError naming it. An effect's arguments have the room of the most any effect declares.
 
 A quantity is written from the same view as the generated package's (codegen/view.py
 `ViewBuilder.quantity`, given the native emitter and in-force test): its base, what each card's
@@ -16,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from rulespec.compiler.backends.codegen.code import P_ATOM, Code
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.codegen.view import AbilityGroup, EffectGroup, ViewBuilder
 from rulespec.compiler.backends.machine.allowed import native_in_force
@@ -26,6 +33,25 @@ from rulespec.compiler.frontend import ast
 # no spec name mangles to it (a spec's names never begin with `_`).
 EFFECT_ARG = "c__arg{}"
 KIND = "quantity"  # how a refusal names a quantity
+# The lasting effects one position holds in play at most: the five games' random play holds 11 at
+# most (Twilight Struggle), a lifetime's end or a cancel drops them; one more is a RuleError.
+EFFECT_ROOM = 64
+
+
+@dataclass(frozen=True)
+class EffectsInPlay:
+    """The shape of the Machine's effects in play: their room, the arguments each has room
+    for (the most an effect declares, at least one), and the spec's lifetimes in order (an
+    effect's lifetime is held as its place among them)."""
+
+    room: int
+    arity: int
+    lifetimes: tuple[str, ...]
+
+
+def effects_in_play(model) -> EffectsInPlay:
+    arity = max([len(e.params) for e in model.effects.values()] + [1])
+    return EffectsInPlay(EFFECT_ROOM, arity, tuple(model.lifetimes))
 
 
 class NativeView(ViewBuilder):
@@ -55,6 +81,18 @@ class NativeQuantity:
     @property
     def arg_locals(self) -> list[str]:
         return [EFFECT_ARG.format(i) for i in range(self.width)]
+
+
+def active_test(ex, index: int, node: ast.Active) -> Code:
+    """`active e(args)` as a test of the Machine's effects in play (effects.pxi.j2 is_active): the
+    arguments given (their count, -1 for none: any instance) padded to the room, no list made."""
+    arity = effects_in_play(ex.model).arity
+    given = [] if node.args is None else ex.args(node.args)
+    if len(given) > arity:
+        raise Unsupported(f"asks about {len(given)} arguments of an effect, which has room for {arity}", node)
+    count = -1 if node.args is None else len(given)
+    padded = ", ".join(given + ["0"] * (arity - len(given)))
+    return Code(f"{ex.ref('is_active')}(state, {index}, {count}, {padded})", P_ATOM, True)
 
 
 def arg_kinds(compiler) -> dict[int, tuple[str, ...] | None]:

@@ -109,7 +109,8 @@ class Layout:
 
 # The parts of a State that stay objects whatever the spec says, and why.
 OBJECTS = (
-    ("effects", "lasting effects: any number of [effect, arguments, lifetime] (stage 4: structs)"),
+    ("effects", "lasting effects: any number in play, so not in this struct; the native engine holds"
+                " them beside it, in its Machine (machine/effects.py: a room of Effect structs)"),
     ("frames", "suspended procedures: frames of any depth holding locals (stage 4: structs)"),
     ("pending", "the pending decision: options, ids and prompt as Python values (stage 4)"),
     ("result", "the result: winner and reason text, set once at the end"),

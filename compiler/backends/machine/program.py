@@ -98,13 +98,13 @@ class NativeProgram:
             self._crossing_out(state, position, objects)
 
     def _crossing_in(self, state: State, packed: bytes | None = None):
-        """The State's machine part as a position, its object part shared with the Objects (the
-        log's lists as they are, the effects in the native form)."""
+        """The State's machine part and effects in play as a position (the effects as the
+        Machine's structs), its object part shared with the Objects (the log's lists as they are)."""
         module = self.module
-        position = module.Position(packed or pack(self.layout, state), state.params)
+        position = module.Position(packed or pack(self.layout, state), state.params, state.effects)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
-                                 frames=state.frames, effects=module.effects_in(state.effects))
+                                 frames=state.frames)
         objects.pending = state.pending
         objects.trace = state.trace  # a traced game's counts, kept in place (simulate's card uses)
         return position, objects
@@ -116,7 +116,7 @@ class NativeProgram:
         unpack(self.layout, packed, state)
         state.pending, state.result = objects.pending, objects.result
         state.frames, state.shown = objects.frames, objects.shown
-        state.effects = module.effects_out(objects.effects)  # the generated package's form
+        state.effects = module.effects_out(position)  # the generated package's form
         state.forget_kept()  # nothing the generated package kept holds after native moves
         state.memo[PACKED] = (packed, *_unchanged(state))
 
