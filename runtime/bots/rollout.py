@@ -99,9 +99,10 @@ class RolloutAgent:
 
     def rollout(self, program, policy: str, deal: State, candidate: int, ties: Stream, scored: bool,
                 stride: int | None = None, clock: TurnClock | None = None) -> State:
-        """On a copy of the deal with the candidate option taken, the policy plays both sides until the player to move has changed `depth` times, or
-        `depth` turns have begun by the `clock` (alone: every `stride` decisions count as a
-        change; to the end, within ROLLOUT_CAP decisions, when the spec has no evaluation):
+        """On a copy of the deal with the candidate option taken, the policy plays both sides
+        until the player to move has changed `depth` times, or `depth` turns have begun by the
+        `clock` (alone: every `stride` decisions count as a change; to the end, within
+        ROLLOUT_CAP decisions, when the spec has no evaluation):
         the position to score."""
         return policy_play_out(program, deal, self.depth if scored else ROLLOUT_CAP, policy, ties,
                                stride if scored else None, clock if scored else None, candidate)
