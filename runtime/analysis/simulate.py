@@ -146,23 +146,47 @@ def readable_trace(meta, trace: dict[str, int]) -> tuple[dict[str, int], dict[st
     """'event 12' -> 'event CARD'; 'event 12 by 1' -> uses['event CARD PLAYER'] (the spec's ids).
     Draws are left out (drawn_cards): the tables of uses and events count what cards did."""
     events, uses = {}, {}
+    readings = _readings(meta)
     for key, count in sorted(trace.items()):
-        if key.startswith(DRAWN):
-            continue
-        what, by, player = key.partition(" by ")
-        use, card = what.rsplit(" ", 1)
-        name = f"{use} {meta.entity_ids[int(card)]}"
-        if by:
-            uses[f"{name} {meta.players[int(player)]}"] = count
-        else:
+        kind, name = readings.get(key) or _read_key(meta, readings, key)
+        if kind is _USE:
+            uses[name] = count
+        elif kind is _EVENT:
             events[name] = count
     return events, uses
 
 
 def drawn_cards(meta, trace: dict[str, int]) -> frozenset[str]:
     """The ids of the cards drawn into a hand in a traced game."""
-    return frozenset(meta.entity_ids[int(key[len(DRAWN):])] for key in trace
-                     if key.startswith(DRAWN) and " by " not in key)
+    readings = _readings(meta)
+    return frozenset(name for kind, name in (readings.get(key) or _read_key(meta, readings, key) for key in trace)
+                     if kind is _DRAW)
+
+
+# A trace key's reading: what it counts (_EVENT, _USE: by a player, _DRAW: a card drawn, _DRAWN_BY)
+# and its name in the spec's ids; the same few hundred keys recur game after game (a simulation
+# reads tens of thousands of traces), so each is read once a process and game.
+_EVENT, _USE, _DRAW, _DRAWN_BY = "event", "use", "draw", "drawn by"
+_READINGS: dict[int, tuple[Any, dict[str, tuple[str, str]]]] = {}
+
+
+def _readings(meta) -> dict[str, tuple[str, str]]:
+    found = _READINGS.get(id(meta))
+    if found is None or found[0] is not meta:
+        found = _READINGS[id(meta)] = (meta, {})
+    return found[1]
+
+
+def _read_key(meta, readings: dict[str, tuple[str, str]], key: str) -> tuple[str, str]:
+    what, by, player = key.partition(" by ")
+    if what.startswith(DRAWN):
+        reading = (_DRAWN_BY if by else _DRAW, sys.intern(meta.entity_ids[int(what[len(DRAWN):])]))
+    else:
+        use, card = what.rsplit(" ", 1)
+        name = f"{use} {meta.entity_ids[int(card)]}"
+        reading = (_USE, sys.intern(f"{name} {meta.players[int(player)]}")) if by else (_EVENT, sys.intern(name))
+    readings[key] = reading
+    return reading
 
 
 _LOADED: dict[Any, Any] = {}
