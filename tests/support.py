@@ -181,3 +181,22 @@ def machine_module(folder: Path):
         pytest.skip(why)
     from rulespec.compiler.backends.machine.build import load_defines
     return load_defines(loaded(folder).model)
+
+
+_NATIVE_PROGRAMS: dict[Path, object] = {}  # a game's native engine, or why there is none: worked out once
+
+
+def native_program(folder: Path):
+    """A game's native engine as a Program over its generated package (built into the cache when
+    missing), or a skip saying why there is none (no Cython or compiler, a step refused)."""
+    if folder not in _NATIVE_PROGRAMS:
+        from rulespec.compiler.backends import native
+        from rulespec.compiler.backends.machine.program import NotNative, load_native_program
+        why = native.available()
+        try:
+            _NATIVE_PROGRAMS[folder] = why or load_native_program(loaded(folder).model, program(folder, "generated"))
+        except NotNative as refused:
+            _NATIVE_PROGRAMS[folder] = str(refused)
+    if isinstance(_NATIVE_PROGRAMS[folder], str):
+        pytest.skip(_NATIVE_PROGRAMS[folder])
+    return _NATIVE_PROGRAMS[folder]

@@ -17,14 +17,14 @@ from hypothesis import strategies as st
 from rulespec.compiler.backends import native
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.build import load_defines
-from rulespec.compiler.backends.machine.program import NativeProgram, NotNative, load_native_program
+from rulespec.compiler.backends.machine.program import NativeProgram
 from rulespec.runtime.analysis.fingerprints import fingerprint
 from rulespec.runtime.analysis.fuzz import random_walk
 from rulespec.runtime.bots.agents import DEFAULT_MAX_DECISIONS, play_out, seat_agents
 from rulespec.runtime.game import Game
 from rulespec.runtime.policy import Tuned, masked
 
-from support import MINI, REPO, loaded, program
+from support import MINI, REPO, loaded, native_program, program
 
 # A policy planted into mini: a weighted run of choice lines, weighted menu lines with `when`,
 # `never` lines of both kinds, a tunable, and a rule the native engine refuses (it reads the result).
@@ -53,20 +53,11 @@ GAMES = [MINI] + sorted(p for p in (REPO / "spec").iterdir() if p.is_dir())
 
 def machine(folder: Path):
     """The game's native engine, or a skip saying why there is none (or no policy to play)."""
-    if folder not in _ENGINES:
-        why = native.available()
-        if not why and not loaded(folder).model.policies:
-            why = f"{folder.name} declares no policy"
-        try:
-            _ENGINES[folder] = why or load_native_program(loaded(folder).model, program(folder, "generated"))
-        except NotNative as refused:
-            _ENGINES[folder] = str(refused)
-    if isinstance(_ENGINES[folder], str):
-        pytest.skip(_ENGINES[folder])
-    return _ENGINES[folder]
+    if not loaded(folder).model.policies:
+        pytest.skip(f"{folder.name} declares no policy")
+    return native_program(folder)
 
 
-_ENGINES: dict[Path, object] = {}  # a game's engine, or why there is none: worked out once
 
 
 def played_policies(meta) -> list:

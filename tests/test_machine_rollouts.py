@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.compiler.backends import native
 from rulespec.compiler.backends.machine.pack import pack
-from rulespec.compiler.backends.machine.program import NotNative, load_native_program
 from rulespec.runtime.analysis.fingerprints import fingerprint
 from rulespec.runtime.analysis.fuzz import random_walk
 from rulespec.runtime.bots.agents import DecisionLimit, play_out as play_game, seat_agents
@@ -23,7 +21,7 @@ from rulespec.runtime.bots.mcts import ROLLOUT_CAP, TurnClock, _resume, play_out
 from rulespec.runtime.game import Game
 from rulespec.runtime.state import Stream
 
-from support import MINI, REPO, TS, loaded, need_ts, program
+from support import MINI, REPO, TS, loaded, native_program, need_ts, program
 
 FOX = REPO / "spec" / "the_fox_in_the_forest"
 HORIZONS = ((1, None), (2, None), (3, None), (3, 4), (ROLLOUT_CAP, None))  # (changes, stride)
@@ -31,18 +29,9 @@ HORIZONS = ((1, None), (2, None), (3, None), (3, 4), (ROLLOUT_CAP, None))  # (ch
 
 def engine(folder: Path):
     """The game's machine engine, or a skip saying why there is none."""
-    if folder not in _ENGINES:
-        why = native.available()
-        try:
-            _ENGINES[folder] = why or load_native_program(loaded(folder).model, program(folder, "generated"))
-        except NotNative as refused:
-            _ENGINES[folder] = str(refused)
-    if isinstance(_ENGINES[folder], str):
-        pytest.skip(_ENGINES[folder])
-    return _ENGINES[folder]
+    return native_program(folder)
 
 
-_ENGINES: dict[Path, object] = {}
 
 
 def positions(prog, seed: int, every: int, count: int) -> list:

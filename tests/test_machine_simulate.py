@@ -17,13 +17,12 @@ from click.testing import CliRunner
 
 from rulespec.compiler.backends import native, native_jobs
 from rulespec.compiler.backends.machine import jobs
-from rulespec.compiler.backends.machine.program import NativeProgram
 from rulespec.compiler.backends.machine.whole import WholeGames
 from rulespec.compiler.cli import main
 from rulespec.runtime.analysis import simulate as sim
 from rulespec.runtime.analysis.worth import Overlaid
 
-from support import MINI, REPO, loaded, machine_module, program
+from support import MINI, REPO, loaded, machine_module, native_program, program
 
 FOX = REPO / "spec" / "the_fox_in_the_forest"
 TS = REPO / "spec" / "twilight_struggle"
@@ -31,9 +30,7 @@ RISK = REPO / "spec" / "risk_balance_of_power"
 
 
 def whole_games(folder: Path) -> WholeGames:
-    module, made = machine_module(folder)  # skips without Cython or a compiler
-    python = program(folder, "generated")
-    return WholeGames(python, NativeProgram(module, made.layout, made.steps.start, python))
+    return WholeGames(program(folder, "generated"), native_program(folder))  # skips where none
 
 
 def default_bots(folder: Path) -> tuple[str, ...]:
