@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulespec.compiler.backends.codegen.context import Gen
-from rulespec.compiler.backends.machine.dialect import Unsupported
+from rulespec.compiler.backends.machine.dialect import Unsupported, cell_table
 from rulespec.compiler.backends.machine.layout import Layout
 from rulespec.compiler.frontend.model import Model
 
@@ -117,7 +117,7 @@ def game_tables(model: Model, gen: Gen, layout: Layout, enum_place: dict[str, in
     for field in layout.fields:
         if field.part in ("counters", "counter_bits"):
             place = {e: i for i, e in enumerate(field.members)}
-            out.append(CTable("CELL_" + field.name.removeprefix("counter_"), "int16_t", (entities,),
+            out.append(CTable(cell_table(field), "int16_t", (entities,),
                               tuple(place.get(e, -1) for e in range(entities))))
     return out
 

@@ -29,6 +29,7 @@ from rulespec.compiler.backends.machine.effects import read_by as read_by_quanti
 from rulespec.compiler.backends.machine.header import render_header
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
 from rulespec.compiler.backends.machine.loops import NativeLoop
+from rulespec.compiler.backends.machine.packing import packing_context
 from rulespec.compiler.backends.machine.primitives import primitive_context
 from rulespec.compiler.backends.machine.whens import CARD_CHECKS, card_whens
 from rulespec.compiler.frontend import ast
@@ -455,7 +456,8 @@ def render_module(defines: NativeDefines) -> str:
         players=layout.players, entities=layout.entities,
         enum_places=repr(dict(sorted(defines.enum_places.items()))), missing=MISSING,
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
-        **primitive_context(layout), procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps,
+        **primitive_context(layout), **packing_context(layout),
+        procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps,
         policies=defines.policies, LOOPS=LOOPS_HERE)
     return module.replace(LOOPS_HERE, written_loops(defines.loops, module))
 

@@ -33,6 +33,12 @@ UNION_VAR = "c__member"  # a union's members as its function walks them (no spec
 PARAMS = "state.params"  # the run's params, one int64_t each (a truth 0 or 1, a value its index)
 
 
+def cell_table(field: Field) -> str:
+    """The table of a counter field's cells (ctables.py): per entity, its cell in a row, -1 where
+    the entity is outside the counter's kind."""
+    return "CELL_" + field.name.removeprefix("counter_")
+
+
 class Unsupported(Exception):
     """A construct the native dialect cannot write yet: what it does, in words, and where."""
 
@@ -175,7 +181,7 @@ class CythonDialect(PythonDialect):
         row = f"{STATE}.{field.name}"
         if self.model.counters[name].per_player:
             row += f"[{self.player(ex, args[0])}]"
-        return row, f"CELL_{name}"
+        return row, cell_table(field)
 
     def param(self, ex: ExprEmitter, name: str) -> Code:
         """A param's cell of the position's params (fixed for a run: filled when the position is

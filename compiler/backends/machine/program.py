@@ -23,7 +23,7 @@ from typing import Any
 from rulespec.compiler.backends.machine.build import build_engine
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.layout import Layout
-from rulespec.compiler.backends.machine.pack import pack, unpack
+from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
 from rulespec.runtime.game import new_state  # the one way into a game: checks the params
 from rulespec.runtime.policy import resolve
 from rulespec.runtime.state import RuleError, State
@@ -99,9 +99,11 @@ class NativeProgram:
 
     def _crossing_in(self, state: State, packed: bytes | None = None):
         """The State's machine part and effects in play as a position (the effects as the
-        Machine's structs), its object part shared with the Objects (the log's lists as they are)."""
+        Machine's structs), its object part shared with the Objects (the log's lists as they are).
+        The machine part is packed natively (packing.py), or read from the memo where nothing
+        changed it since it crossed out (a decision taken on the state just reached)."""
         module = self.module
-        position = module.Position(packed or pack(self.layout, state), state.params, state.effects)
+        position = module.Position(packed or self._packed(state), state.params, state.effects)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
                                  shown=state.shown, dice=state.dice, rolled=state.rolled,
                                  frames=state.frames)
@@ -113,7 +115,7 @@ class NativeProgram:
         """The position's machine part and the Objects back into the State."""
         module = self.module
         packed = module.packed(position)
-        unpack(self.layout, packed, state)
+        unpack_state(module, packed, state)
         state.pending, state.result = objects.pending, objects.result
         state.frames, state.shown = objects.frames, objects.shown
         state.effects = module.effects_out(position)  # the generated package's form
@@ -125,7 +127,7 @@ class NativeProgram:
         """Whole seeded games of random play natively, none crossing back per decision (what
         random_walk plays on a Game of each seed): per game, its decisions and its result."""
         fresh = new_state(self.meta, 0, dict(params or {}))
-        return self.module.random_games(pack(self.layout, fresh), fresh.params, seeds, quiet)
+        return self.module.random_games(pack_state(self.module, self.layout, fresh), fresh.params, seeds, quiet)
 
     def seat_random_games(self, games: list[tuple[int, list[int]]], params: dict[str, Any] | None,
                           max_decisions: int) -> list[tuple[int, Any, str | None]]:
@@ -134,7 +136,8 @@ class NativeProgram:
         agents.seat_agents does). Per game (decisions, result, None), or (decisions, None, why)
         when a rule error or the decision limit stopped it."""
         fresh = new_state(self.meta, 0, dict(params or {}))
-        return self.module.seat_random_games(pack(self.layout, fresh), fresh.params, games, max_decisions)
+        return self.module.seat_random_games(pack_state(self.module, self.layout, fresh), fresh.params, games,
+                                             max_decisions)
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         self.python.rebind_cards(state, mapping)  # cards are the same integers in both forms
@@ -182,8 +185,8 @@ class NativeProgram:
         if refused:
             raise NotNative(f"policy {name} does not run natively yet: its rule at {refused[0]} is refused")
         fresh = new_state(self.meta, 0, dict(params or {}))
-        return self.module.policy_games(pack(self.layout, fresh), fresh.params, games, name, tunables,
-                                        max_decisions, quiet, keep_picks)
+        return self.module.policy_games(pack_state(self.module, self.layout, fresh), fresh.params, games, name,
+                                        tunables, max_decisions, quiet, keep_picks)
 
     # ---------------------------------------------------------- designer tests (designer.py)
     tests: Any = None  # their DesignerTests, where the spec is at hand (load_native_program)
@@ -231,7 +234,7 @@ class NativeProgram:
         kept = state.memo.get(PACKED)
         if kept is not None and kept[1:] == _unchanged(state):
             return kept[0]
-        packed = pack(self.layout, state)
+        packed = pack_state(self.module, self.layout, state)
         state.memo[PACKED] = (packed, *_unchanged(state))
         return packed
 

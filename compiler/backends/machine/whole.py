@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from rulespec.compiler.backends.machine.pack import pack, unpack
+from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
 from rulespec.compiler.backends.machine.program import NativeProgram
 from rulespec.runtime.game import new_state
 from rulespec.runtime.policy import resolve
@@ -43,12 +43,12 @@ class WholeGames:
         fresh = new_state(meta, 0, dict(params or {}))
         if prepare is not None:
             prepare(fresh)
-        played = native.module.policy_games(pack(native.layout, fresh), fresh.params, games, name, tunables,
-                                            max_decisions, True, False, meta)
+        played = native.module.policy_games(pack_state(native.module, native.layout, fresh), fresh.params, games, name,
+                                            tunables, max_decisions, True, False, meta)
         out = []
         for (seed, _), (made, result, why, packed, trace) in zip(games, played):
             state = new_state(meta, seed, fresh.params)
-            unpack(native.layout, packed, state)
+            unpack_state(native.module, packed, state)
             state.result, state.trace = result, trace
             out.append((made, state, why))
         return out
