@@ -195,6 +195,9 @@ class Choose(Line):
     ready: bool = False  # `values` holds them already (the test before the choice made them)
     about: str = ""  # ", (entities the prompt names)" or nothing
     forced: Label | None = None  # `unless forced`: with one option, take it and go here
+    # the options' ids by value (a table's name; "None": a number's own text), for a native
+    # playout that names a decision only when a traced game counts a card picked (machine/)
+    id_table: str = "None"
 
     def jumps(self) -> list[Label]:
         return [] if self.forced is None else [self.forced]
@@ -216,6 +219,7 @@ class Menu(Line):
     at: str
     about: str = ""  # as in Choose
     forced: Label | None = None  # as in Choose: the only option offered is taken
+    id_table: str = "None"  # as in Choose: the ids by option number
 
     jumps = Choose.jumps
     retarget = Choose.retarget

@@ -639,7 +639,8 @@ class Lowerer:
         after = ln.Label()
         self.add(ln.Choose(depth, player=player, values=values, prompt=prompt,
                  names=f"{self.gen.ref('option_names')}(values{tables})", at=self.loc(stmt),
-                 ready=ready, about=about, forced=after if stmt.forced else None))
+                 ready=ready, about=about, forced=after if stmt.forced else None,
+                 id_table="None" if ids is None else ids))
         self.gen.ref("ask")
         self.add(ln.Suspend(0, next=after))
         self.start(after)
@@ -665,7 +666,8 @@ class Lowerer:
         chosen = ln.Label()
         self.add(ln.Menu(depth, player=self.ex.value(stmt.chooser), options=options,
                  names=f"{self.gen.ref('option_names')}(offered, {ids!r}, {labels!r})",
-                 prompt=prompt, at=self.loc(stmt), about=about, forced=chosen if stmt.forced else None))
+                 prompt=prompt, at=self.loc(stmt), about=about, forced=chosen if stmt.forced else None,
+                 id_table=repr(ids)))
         self.gen.ref("ask")
         self.add(ln.Suspend(0, next=chosen))
         self.start(chosen)
