@@ -2,7 +2,7 @@
 
     python docs/machine_engine_bench.py random [GAME...]   # bench: pure Python vs --backend machine, 3 interleaved rounds
     python docs/machine_engine_bench.py policy GAME N      # N policy-bot games: pure Python vs natively, 2 rounds
-    python docs/machine_engine_bench.py build GAME...      # the native engine's build CPU (a fresh cache: set RULESPEC_CACHE)
+    python docs/machine_engine_bench.py build GAME...      # the native engine's build CPU, into a fresh cache
     python docs/machine_engine_bench.py pairs N            # N paired base / Chinese Civil War games of the default bot natively
 
 Run from the checkout with its venv; pure Python runs under RULESPEC_NATIVE=0.
@@ -16,6 +16,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,16 +73,22 @@ def policy_games(game: str, count: int) -> None:
 
 
 def build(games: list[str]) -> None:
+    """The CPU of each game's build (Cython and the C compiler, in their child process) into a
+    fresh cache, so that nothing built before is found."""
     from rulespec.compiler.backends.machine.build import build_engine
     from rulespec.compiler.backends.machine.engine import native_engine
+    from rulespec.compiler.backends.machine.pyx import CFLAGS
     from rulespec.compiler.cli.base import load
-    for game in games:
-        made = native_engine(load(game).model)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        build_engine(made)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        print(f"{game}: build {cpu:.1f} s of CPU", flush=True)
+    print(f"C flags after Python's own: {' '.join(CFLAGS)}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="rulespec-build-bench-") as cache:
+        os.environ["RULESPEC_CACHE"] = cache
+        for game in games:
+            made = native_engine(load(game).model)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            build_engine(made)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            print(f"{game}: build {cpu:.1f} s of CPU", flush=True)
 
 
 def pairs(count: int) -> None:

@@ -11,15 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from rulespec.compiler.backends.machine.pyx import build_module, load_module
-from rulespec.runtime.native import build_path
+from rulespec.compiler.backends.machine.pyx import build_module, cache_path, load_module
 
 SOURCE = Path(__file__).resolve().with_name("block.pyx")
 MODULE = "rulespec_machine_block"  # the extension's own name: its init function is named by it
 
 
 def built_path() -> Path:
-    return build_path("machine.block", SOURCE.read_bytes())
+    return cache_path("machine.block", SOURCE.read_bytes())
 
 
 def build() -> Path:

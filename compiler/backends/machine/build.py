@@ -11,9 +11,9 @@ from types import ModuleType
 
 from rulespec.compiler.backends.machine.defines import NativeDefines, render_module
 from rulespec.compiler.backends.machine.engine import native_engine
-from rulespec.compiler.backends.machine.pyx import build_module, load_module
+from rulespec.compiler.backends.machine.pyx import build_module, cache_path, load_module
 from rulespec.compiler.frontend.model import Model
-from rulespec.runtime.native import build_path, digest
+from rulespec.runtime.native import digest
 
 
 def module_name(source: str, game: str) -> str:
@@ -24,7 +24,7 @@ def module_name(source: str, game: str) -> str:
 
 def target(source: str, game: str) -> tuple[Path, str]:
     """Where the module's build lives in the cache (or would), and its name."""
-    return build_path(f"machine.defines.{game}", source.encode()), module_name(source, game)
+    return cache_path(f"machine.defines.{game}", source), module_name(source, game)
 
 
 def build(source: str, game: str) -> tuple[Path, str]:

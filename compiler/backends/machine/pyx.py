@@ -2,8 +2,8 @@
 one home of that for the machine package's builds (block.py, build.py).
 
 The module is compiled in a child process (setuptools and the C compiler print to the real
-stdout), with the native builds' flags and directives (runtime/native.py), and copied into the
-cache atomically: a reader finds the build complete or not at all.
+stdout), with the flags and directives below, and copied into the cache atomically: a reader
+finds the build complete or not at all.
 """
 
 from __future__ import annotations
@@ -20,7 +20,18 @@ from pathlib import Path
 from types import ModuleType
 
 from rulespec.compiler.backends.native import NativeError, available
-from rulespec.runtime.native import CFLAGS, DIRECTIVES
+from rulespec.runtime.native import CFLAGS as NATIVE_CFLAGS
+from rulespec.runtime.native import DIRECTIVES as NATIVE_DIRECTIVES
+from rulespec.runtime.native import build_path
+
+# C compiler flags: the native builds' (-O3, no debug information) without the analysis behind
+# the uninitialised-variable warnings, a twentieth of a game module's C compiling, for warnings
+# nobody reads (the build's output is shown only when it fails). -O2 would build Twilight
+# Struggle's module in a fifth less CPU, but its games run 3-7% slower (docs/BENCHMARKS.md (b)).
+CFLAGS = NATIVE_CFLAGS + ("-Wno-maybe-uninitialized", "-Wno-uninitialized")
+# Cython's settings: the native builds' without the comments that quote each source line in the
+# C (a third of its bytes, read by the compiler for nothing).
+DIRECTIVES = dict(NATIVE_DIRECTIVES, emit_code_comments=False)
 
 _BUILD = """
 import json, sys
@@ -34,6 +45,14 @@ cmd.build_lib, cmd.build_temp = f"{work}/lib", f"{work}/tmp"
 dist.run_command("build_ext")
 print(cmd.get_ext_fullpath(name))
 """
+
+
+def cache_path(module: str, source: str | bytes) -> Path:
+    """Where the build of a module with this source lives in the cache (or would): keyed, as
+    every native build, by its source and how it is built."""
+    text = source.encode("utf-8") if isinstance(source, str) else source
+    how = " ".join(CFLAGS) + json.dumps(DIRECTIVES, sort_keys=True)
+    return build_path(module, how.encode() + b"\0" + text)
 
 
 def build_module(source: str, name: str, target: Path, what: str) -> Path:
