@@ -5,9 +5,9 @@ the default bot), each traced as `Game(traced=True)` traces one, so that a game'
 uses, events, draws, tracks, result) is the generated package's exactly.
 
 Everything played a decision at a time stays the generated package's (crossing into the native
-engine each decision, packing the state both ways, costs more than its rules save), but for bots
-that search by policy playouts: those play on the native engine, each playout one call
-(`searching`).
+engine each decision, even with the native pack, costs about what its rules save: docs/
+BENCHMARKS.md (b), "Crossing into the native engine"), but for bots that search by policy
+playouts: those play on the native engine, each playout one call (`searching`).
 """
 
 from __future__ import annotations
