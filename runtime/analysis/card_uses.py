@@ -53,14 +53,20 @@ class CardNames:
 def _uses(results: Iterable, names: CardNames) -> dict[tuple[str, str, str], list[int]]:
     """(card, use, player) -> [games with that use by that player, of them won by that player]."""
     table: dict[tuple[str, str, str], list[int]] = {}
+    read: dict[str, tuple[str, str, str] | None] = {}  # each key split once: they recur every game
     for g in results:
         for key in g.uses:
-            use, card, player = key.rsplit(" ", 2)
-            if not names.shown(use):
+            if key not in read:
+                use, card, player = key.rsplit(" ", 2)
+                read[key] = (card, use, player) if names.shown(use) else None
+            counted = read[key]
+            if counted is None:
                 continue
-            row = table.setdefault((card, use, player), [0, 0])
+            row = table.get(counted)
+            if row is None:
+                row = table[counted] = [0, 0]
             row[0] += 1
-            row[1] += g.winner == player
+            row[1] += g.winner == counted[2]
     return table
 
 
