@@ -60,8 +60,9 @@ def test_off_starts_nothing_and_says_nothing(package, started, monkeypatch):
 def test_a_missing_build_starts_once_in_the_background_and_this_run_is_python(package, started):
     used, said = _prepare(package)
     assert not used and started == [package]
-    assert said == [f"the native engine for mygame is being built in the background"
-                    f" ({native_jobs.shown_cpu(native_jobs.cpu_estimate(package))}); this run uses the Python engine"]
+    assert said == [f"the native build of mygame's package is being built in the background"
+                    f" ({native_jobs.shown_cpu(native_jobs.cpu_estimate(package))}); until it is ready the"
+                    f" package runs as pure Python"]
     assert os.environ["RULESPEC_NATIVE"] == "0"  # the run's workers keep to Python
     assert native_jobs.mode() == "background"  # what was asked still holds for the run's other packages
     with native_jobs.locked(native_jobs.jobs() / f"{native_jobs.job_name(package)}.lock", wait=False) as mine:

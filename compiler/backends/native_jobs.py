@@ -266,8 +266,9 @@ def _prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
         return python_this_run()
     if not building(package):
         start_background(package)
-    once(say, f"the native engine for {game} is being built in the background"
-               f" ({shown_cpu(cpu_estimate(package))}); this run uses the Python engine", key=game)
+    once(say, f"the native build of {game}'s package is being built in the background"
+               f" ({shown_cpu(cpu_estimate(package))}); until it is ready the package runs as pure Python",
+         key=game)
     return python_this_run()
 
 
