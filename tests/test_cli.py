@@ -22,7 +22,7 @@ INTERP = ("--backend", "interpreted")
 PLAY_KEYS = {"game", "variants", "seed", "backend", "winner", "reason", "decisions", "spec_hash"}
 INFO_KEYS = {"game", "spaces", "regions", "cards", "cards_with_events", "phases", "constraints",
              "variants", "designer_tests"}
-TEST_KEYS = {"passed", "failed", "backends", "failures", "counts", "variant_breaks", "problems", "notes"}
+TEST_KEYS = {"passed", "failed", "backends", "failures", "counts", "variant_breaks", "problems", "notes", "not_run"}
 BENCH_KEYS = {"game", "games", "generated", "interpreted", "ratio"}
 
 

@@ -146,7 +146,7 @@ class NativeDefines:
     quantities: list[NativeQuantity] = field(default_factory=list)  # the quantities compiled (effects.py)
     refused_quantities: list[Refused] = field(default_factory=list)  # and those refused, with why
     effect_kinds: dict = field(default_factory=dict)  # each effect's argument kinds (effects.py arg_kinds)
-    in_play: EffectsInPlay | None = None  # the room of the Machine's effects in play (effects.py)
+    lasting: EffectsInPlay | None = None  # the room of the Machine's effects in play (effects.py)
 
     def coverage(self) -> dict:
         """What compiles natively and where and why the rest does not: the defines (keys kept
@@ -217,7 +217,7 @@ class DefineCompiler:
                              refused_allowed=[a for a in self.asked.values() if isinstance(a, Refused)],
                              quantities=[q for q in self.quantified.values() if isinstance(q, NativeQuantity)],
                              refused_quantities=[q for q in self.quantified.values() if isinstance(q, Refused)],
-                             effect_kinds=self.effect_kinds, in_play=effects_in_play(self.model))
+                             effect_kinds=self.effect_kinds, lasting=effects_in_play(self.model))
 
     def tables(self) -> list[CTable]:
         """The game's tables and the attributes' the compiled rules read."""

@@ -34,7 +34,7 @@ from rulespec.compiler.frontend import ast
 EFFECT_ARG = "c__arg{}"
 KIND = "quantity"  # how a refusal names a quantity
 # The lasting effects one position holds in play at most: the five games' random play holds 11 at
-# most (Twilight Struggle), a lifetime's end or a cancel drops them; one more is a RuleError.
+# most (the largest game), a lifetime's end or a cancel drops them; one more is a RuleError.
 EFFECT_ROOM = 64
 
 

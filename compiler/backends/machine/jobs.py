@@ -33,7 +33,7 @@ from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.layout import Layout
 
 # CPU a build costs, to say "about N s" (measured 2026-12-07 on the 2-core machine, docs/BENCHMARKS.md
-# (b): the Fox's 14.6 s for a module of about 190 KB, Twilight Struggle's 68 s for 818 KB)
+# (b): 14.6 s for a module of about 190 KB, 68 s for the largest game's 818 KB)
 BUILD_CPU_S, BUILD_CPU_S_PER_KB = 2.0, 0.08
 
 
