@@ -74,7 +74,7 @@ def test_effects_cross_into_the_native_form_and_back_unchanged(folder):
 def test_effects_past_the_room_are_a_rule_error_naming_it():
     module, defines = native_module(MINI)
     state = positions(MINI, 0, 1)[0]
-    room = defines.in_play.room
+    room = defines.lasting.room
     module.Position(pack(defines.layout, state), state.params, [[0, [1], "turn"]] * room)
     with pytest.raises(RuleError, match=f"more than {room} lasting effects in play"):
         module.Position(pack(defines.layout, state), state.params, [[0, [1], "turn"]] * (room + 1))
