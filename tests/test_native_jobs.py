@@ -77,8 +77,8 @@ def test_a_failed_build_is_not_retried_and_says_why(package, started):
     (native_jobs.jobs() / f"{native_jobs.job_name(package)}.failed").write_text("cc: out of memory\n")
     used, said = _prepare(package)
     assert not used and started == []
-    assert said == ["the native build of mygame failed (cc: out of memory); this run uses the Python engine"
-                    " (`rulespec compile --native` tries again)"]
+    assert said == ["the native build of mygame's package failed (cc: out of memory); the package runs as pure"
+                    " Python (`rulespec compile --native` tries again)"]
 
 
 def test_no_compiler_is_said_once_per_cache(package, monkeypatch):
@@ -95,8 +95,8 @@ def test_wait_builds_first_and_keeps_a_failure(package, monkeypatch):
     monkeypatch.setattr(native, "build_native", lambda where: (_ for _ in ()).throw(
         native.NativeError("the native build failed: bad C")))
     used, said = _prepare(package)
-    assert not used and said[0].startswith("building the native engine for mygame first (about")
-    assert said[1].startswith("the native build of mygame failed (the native build failed: bad C)")
+    assert not used and said[0].startswith("making the native build of mygame's package first (about")
+    assert said[1].startswith("the native build of mygame's package failed (the native build failed: bad C)")
     assert native_jobs.failure(package) == "the native build failed: bad C"
 
 

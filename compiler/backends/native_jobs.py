@@ -244,22 +244,22 @@ def prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
     try:
         return _prepare(package, game, say)
     except OSError as err:  # a cache it cannot write: the Python engine, as without a compiler
-        once(say, f"the native engine for {game} cannot be built in the cache ({err.strerror or err});"
-                   f" this run uses the Python engine")
+        once(say, f"the native build of {game}'s package cannot be made in the cache ({err.strerror or err});"
+                   f" the package runs as pure Python")
         return python_this_run()
 
 
 def _prepare(package: Path, game: str, say: Callable[[str], None]) -> bool:
     failed = failure(package)
     if mode() == "wait" and failed is None:
-        once(say, f"waiting for the native engine for {game}, being built in the background"
-                   if building(package) else f"building the native engine for {game} first"
+        once(say, f"waiting for the native build of {game}'s package, being made in the background"
+                   if building(package) else f"making the native build of {game}'s package first"
                    f" ({shown_cpu(cpu_estimate(package))}), as RULESPEC_NATIVE=wait asks")
         failed = build_now(package)
         if failed is None:
             return loads_natively(package) or _restart(package)
     if failed is not None:
-        once(say, f"the native build of {game} failed ({failed}); this run uses the Python engine"
+        once(say, f"the native build of {game}'s package failed ({failed}); the package runs as pure Python"
                    f" (`rulespec compile --native` tries again)")
         return python_this_run()
     if ready(package):  # built as this run began: its runtime was imported before the build was there
