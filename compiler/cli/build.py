@@ -139,11 +139,11 @@ def _native(game: str, out: Path, background: bool) -> None:
             click.echo(f"{game}: RULESPEC_NATIVE=0: no native build started; the Python engine runs")
             return
         if native_jobs.ready(out):
-            click.echo(f"{game}: the native engine is in the cache")
+            click.echo(f"{game}: the native build of its package is in the cache")
             return
         if not native_jobs.building(out):
             native_jobs.start_background(out)
-        click.echo(f"{game}: the native engine is being built in the background"
+        click.echo(f"{game}: the native build of its package is being made in the background"
                    f" ({native_jobs.shown_cpu(native_jobs.cpu_estimate(out))}, at low priority);"
                    f" commands use it once it is in the cache")
         return
