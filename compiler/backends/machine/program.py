@@ -18,7 +18,7 @@ one line (the first refusal, with its spec location), and the caller keeps the P
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from rulespec.compiler.backends.machine.build import build_engine
 from rulespec.compiler.backends.machine.engine import native_engine
@@ -173,20 +173,26 @@ class NativeProgram:
         return [at for at, site in self.module.POLICY_SITES.get(policy, {}).items() if site is None]
 
     def policy_games(self, games: list[tuple[int, list[int]]], params: dict[str, Any] | None,
-                     policy, max_decisions: int, quiet: bool = True,
-                     keep_picks: bool = False) -> list[tuple[Any, Any, str | None]]:
+                     policy, max_decisions: int, quiet: bool = True, keep_picks: bool = False,
+                     traced: bool = False, prepare: Callable[[State], None] | None = None
+                     ) -> list[tuple[Any, ...]]:
         """Whole games natively where every seat is the policy bot (runtime/policy.py's PolicyAgent),
         none crossing back per decision: `games` gives each game's seed and where each seat's bot
         stream starts (agents.seat_agents' PolicyAgents' `stream.rng`). Per game (decisions, or the
         picks with keep_picks, result, None), or (.., None, why) when a rule error or the decision
-        limit stopped it. NotNative when a rule of the policy is refused natively."""
+        limit stopped it. NotNative when a rule of the policy is refused natively. `traced`: each
+        game traced as simulate traces one, and also its last machine state and trace (.., packed,
+        trace); `prepare(state)`: what is done to every game's state before it begins (worth's
+        overlay)."""
         name, tunables = resolve(self.meta, policy)
         refused = self.refused(name)
         if refused:
             raise NotNative(f"policy {name} does not run natively yet: its rule at {refused[0]} is refused")
         fresh = new_state(self.meta, 0, dict(params or {}))
+        if prepare is not None:
+            prepare(fresh)
         return self.module.policy_games(pack_state(self.module, self.layout, fresh), fresh.params, games, name,
-                                        tunables, max_decisions, quiet, keep_picks)
+                                        tunables, max_decisions, quiet, keep_picks, traced)
 
     # ---------------------------------------------------------- designer tests (designer.py)
     tests: Any = None  # their DesignerTests, where the spec is at hand (load_native_program)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
+from rulespec.compiler.backends.machine.packing import unpack_state
 from rulespec.compiler.backends.machine.program import NativeProgram
 from rulespec.runtime.game import new_state
 from rulespec.runtime.policy import resolve
@@ -37,17 +37,13 @@ class WholeGames:
         the caller plays them a decision at a time. `prepare(state)`: what is done to every game's
         state before it begins (worth's overlay)."""
         native, meta = self.native, self.native.meta
-        name, tunables = resolve(meta, policy)
-        if native.refused(name):
+        if native.refused(resolve(meta, policy)[0]):
             return None
-        fresh = new_state(meta, 0, dict(params or {}))
-        if prepare is not None:
-            prepare(fresh)
-        played = native.module.policy_games(pack_state(native.module, native.layout, fresh), fresh.params, games, name,
-                                            tunables, max_decisions, True, False, meta)
+        played = native.policy_games(games, params, policy, max_decisions, traced=True, prepare=prepare)
+        values = new_state(meta, 0, dict(params or {})).params
         out = []
         for (seed, _), (made, result, why, packed, trace) in zip(games, played):
-            state = new_state(meta, seed, fresh.params)
+            state = new_state(meta, seed, values)
             unpack_state(native.module, packed, state)
             state.result, state.trace = result, trace
             out.append((made, state, why))
