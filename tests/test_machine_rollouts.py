@@ -103,15 +103,18 @@ def test_twilight_struggle_native_rollouts_reach_the_python_loop_s_positions():
 
 
 def counted(machine, monkeypatch) -> list[bool]:
-    """Whether each call of the machine engine's policy_playout played natively."""
+    """Whether each call of the machine engine's policy_playout or scored_playout (the rollout
+    bot's) played natively."""
     answers: list[bool] = []
-    playout = machine.policy_playout
 
-    def counting(*args):
-        reached = playout(*args)
-        answers.append(reached is not None)
-        return reached
-    monkeypatch.setattr(machine, "policy_playout", counting)
+    def counting(playout):
+        def count(*args):
+            reached = playout(*args)
+            answers.append(reached is not None)
+            return reached
+        return count
+    for name in ("policy_playout", "scored_playout"):
+        monkeypatch.setattr(machine, name, counting(getattr(machine, name)))
     return answers
 
 

@@ -44,6 +44,11 @@ def info(game_name: str, layout: bool, coverage: bool, as_json: bool) -> None:
                    " (the others are answered by the generated package)")
         for refused in policies["refused"]:
             click.echo(refused["text"])
+        evaluations = report["evaluations"]
+        click.echo(f"{len(evaluations['compiled'])} of {evaluations['evaluations']} bot evaluations compile"
+                   " natively (the others are answered by the generated package)")
+        for refused in evaluations["refused"]:
+            click.echo(refused["text"])
         return
     if layout:
         from rulespec.compiler.backends.machine.header import render_header

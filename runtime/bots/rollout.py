@@ -89,9 +89,9 @@ class RolloutAgent:
             ties = next_random(self.stream)
             for k in alive:
                 clock = TurnClock(me, run) if self.turns else None
-                world = self.rollout(program, policy, deal, candidates[k], Stream(ties), bot is not None,
-                                     solo_stride(game), clock)
-                rewards[k].append(self.reward(program, bot, world, me, base))
+                result, value = self.leaf(program, policy, deal, candidates[k], Stream(ties), bot, me,
+                                          solo_stride(game), clock)
+                rewards[k].append(self.reward(result, value, base, me))
             alive = contenders(rewards, alive, tier)
             if len(alive) == 1:
                 break  # no other candidate is ahead of the policy's choice: keep it
@@ -107,16 +107,31 @@ class RolloutAgent:
         return policy_play_out(program, deal, self.depth if scored else ROLLOUT_CAP, policy, ties,
                                stride if scored else None, clock if scored else None, candidate)
 
-    def reward(self, program, bot: str | None, world: State, me: int, base: float) -> float:
-        """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain."""
-        result = world.result
+    def leaf(self, program, policy: str, deal: State, candidate: int, ties: Stream, bot: str | None,
+             me: int, stride: int | None, clock: TurnClock | None) -> tuple[dict | None, float | None]:
+        """How the candidate's rollout on the deal ended: the game's result, or else the leaf's
+        evaluation for `me` (None without an evaluation). In one call where the program plays
+        and scores it natively (its `scored_playout`: the same playout, nothing unpacked)."""
+        native = getattr(program, "scored_playout", None)
+        if bot is not None and clock is None and native is not None:
+            ended = native(deal, policy, ties, self.depth, stride, ROLLOUT_CAP, candidate, bot, me)
+            if ended is not None:
+                return ended
+        world = self.rollout(program, policy, deal, candidate, ties, bot is not None, stride, clock)
+        if world.result is not None or bot is None:
+            return world.result, None
+        return None, program.evaluate(world, bot, me)
+
+    def reward(self, result: dict | None, value: float | None, base: float, me: int) -> float:
+        """The seat's reward in 0..1: a finished game's result, else its squashed evaluation gain
+        (1/2 without an evaluation)."""
         if result is not None:
             if result["winner"] is None:
                 return 0.0 if me in result.get("losers", ()) else 0.5
             return float(result["winner"] == me)
-        if bot is None:
+        if value is None:
             return 0.5
-        gain = float(program.evaluate(world, bot, me)) - base
+        gain = float(value) - base
         self.scored += 1
         self.spread += (abs(gain) - self.spread) / min(self.scored, SCALE_WINDOW)
         return 0.5 + 0.5 * math.tanh(gain / (self.spread + 1.0))

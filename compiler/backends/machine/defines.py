@@ -143,6 +143,7 @@ class NativeDefines:
     refused_allowed: list[Refused] = field(default_factory=list)  # and those refused, with why
     steps: Any = None  # the steps of the frames compiled and refused (steps.py)
     policies: Any = None  # the policy rules compiled and refused (policies.py)
+    evaluations: Any = None  # the bot evaluations compiled and refused (evaluations.py)
     quantities: list[NativeQuantity] = field(default_factory=list)  # the quantities compiled (effects.py)
     refused_quantities: list[Refused] = field(default_factory=list)  # and those refused, with why
     effect_kinds: dict = field(default_factory=dict)  # each effect's argument kinds (effects.py arg_kinds)
@@ -172,6 +173,8 @@ class NativeDefines:
                                           "text": str(r)} for r in self.refused_allowed]}
         if self.policies is not None:
             report["policies"] = self.policies.coverage()
+        if self.evaluations is not None:
+            report["evaluations"] = self.evaluations.coverage()
         return report
 
 
@@ -458,7 +461,7 @@ def render_module(defines: NativeDefines) -> str:
         enum_names=repr(defines.enum_names), params=defines.params, param_defaults=repr(defines.params),
         **primitive_context(layout), **packing_context(layout),
         procedures=defines.procedures, allowed=defines.allowed, steps=defines.steps,
-        policies=defines.policies, LOOPS=LOOPS_HERE)
+        policies=defines.policies, evaluations=defines.evaluations, LOOPS=LOOPS_HERE)
     return module.replace(LOOPS_HERE, written_loops(defines.loops, module))
 
 

@@ -5,6 +5,7 @@ the loops, entity constants and attribute tables it reads."""
 from __future__ import annotations
 
 from rulespec.compiler.backends.machine.defines import DefineCompiler, NativeDefines
+from rulespec.compiler.backends.machine.evaluations import native_evaluations
 from rulespec.compiler.backends.machine.layout import Layout, machine_layout
 from rulespec.compiler.backends.machine.policies import native_policies
 from rulespec.compiler.backends.machine.procedures import ProcedureCompiler
@@ -20,6 +21,7 @@ def native_engine(model: Model, layout: Layout | None = None) -> NativeDefines:
     made.procedures = procedures.all()
     made.steps = native_steps(procedures)
     made.policies = native_policies(compiler)
+    made.evaluations = native_evaluations(compiler)
     made.loops = list(compiler.dialect.loops.made.values())
     made.entities, made.tables = compiler.entity_constants(), compiler.tables()
     return made

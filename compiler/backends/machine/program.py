@@ -7,9 +7,9 @@ into a position, run the native steps until the next decision (or the end), and 
 position back into the State, so views, records, bots and the table read the State they always
 read. The frames stay in the native engine's form in the State (a local none is NONE, an unbound
 one UNBOUND): the same step ids and block numbers as the generated package's frames, but only this
-program steps them. What the native module does not run yet (a spec's bot evaluations and
-policies, invariants, a designer test's own statements: designer.py) is answered by the generated
-package on the same State.
+program steps them. What the native module does not run (an evaluation or a policy rule
+refused natively, invariants, a designer test's own statements: designer.py) is answered by the
+generated package on the same State.
 
 A game whose steps do not all compile has no NativeProgram: `load_native_program` says why in
 one line (the first refusal, with its spec location), and the caller keeps the Python engine.
@@ -26,7 +26,7 @@ from rulespec.compiler.backends.machine.layout import Layout
 from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
 from rulespec.runtime.game import new_state  # the one way into a game: checks the params
 from rulespec.runtime.policy import resolve
-from rulespec.runtime.state import RuleError, State
+from rulespec.runtime.state import RuleError, State, copy_plain
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
 
@@ -55,6 +55,7 @@ class NativeProgram:
         self.python = python
         self.meta = python.meta
         self.start = start  # the `start` routine's step and frame size (steps.py)
+        self._refused: dict[str, list[str]] = {}  # refused(policy), by policy
 
     # ---------------------------------------------------------- the engine's own
     def begin(self, state: State) -> None:
@@ -147,7 +148,20 @@ class NativeProgram:
         return self.python.check_invariants(state)
 
     def evaluate(self, state: State, bot: str, player: int) -> float:
-        return self.python.evaluate(state, bot, player)
+        """The spec's evaluation natively (machine/evaluations.py), or the generated package's
+        where it is refused natively."""
+        if bot not in self.evaluations:
+            return self.python.evaluate(state, bot, player)
+        position = self.module.Position(self._packed(state), state.params, state.effects)
+        try:
+            return self.module.evaluate(position, bot, player)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+
+    @property
+    def evaluations(self) -> dict[str, int]:
+        """The evaluations written natively, by name."""
+        return getattr(self.module, "EVALUATIONS", {})
 
     def prefer(self, state: State, policy) -> list[int]:
         return self._policy(state, policy, self.module.prefer, self.python.prefer)
@@ -170,7 +184,11 @@ class NativeProgram:
 
     def refused(self, policy: str) -> list[str]:
         """Where `policy` has a rule refused natively (a whole game natively needs none)."""
-        return [at for at, site in self.module.POLICY_SITES.get(policy, {}).items() if site is None]
+        found = self._refused.get(policy)
+        if found is None:  # asked before every playout: worked out once
+            found = self._refused[policy] = [at for at, site in self.module.POLICY_SITES.get(policy, {}).items()
+                                             if site is None]
+        return found
 
     def policy_games(self, games: list[tuple[int, list[int]]], params: dict[str, Any] | None,
                      policy, max_decisions: int, quiet: bool = True, keep_picks: bool = False,
@@ -234,6 +252,28 @@ class NativeProgram:
         finally:
             self._crossing_out(world, position, objects)
         return world
+
+    def scored_playout(self, state: State, policy, ties, changes: int, stride: int | None, cap: int,
+                       first: int | None, bot: str, player: int) -> tuple[dict | None, int | None] | None:
+        """policy_playout for a search that reads only how the playout ended: (the result, None)
+        when the game ended, else (None, the evaluation `bot` of the position reached for
+        `player`), all in one call, nothing of the position unpacked and `state` untouched. None,
+        nothing played, where the policy or the evaluation is not written natively."""
+        name, tunables = resolve(self.meta, policy)
+        if self.refused(name) or bot not in self.evaluations:
+            return None
+        if first is None and (state.result is not None or state.pending is None):
+            return state.result, (None if state.result is not None else self.evaluate(state, bot, player))
+        position = self.module.Position(self._packed(state), state.params, state.effects)
+        objects = self.module.Objects(shown=state.shown[:], dice=state.dice[:], frames=copy_plain(state.frames))
+        objects.pending = state.pending  # read, never changed: the decision is taken on the frames' copy
+        try:
+            ties.rng, result, score = self.module.scored_playout(
+                position, objects, name, tunables, ties.rng, changes, stride or 0, cap,
+                -1 if first is None else first, bot, player)
+        except RULE_FAILURES as err:
+            raise rule_error_of(err) from None
+        return result, score
 
     def _packed(self, state: State) -> bytes:
         """The State's machine part packed: kept in its memo (PACKED) while nothing changed it."""
