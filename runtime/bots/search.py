@@ -7,6 +7,8 @@ against a plausible world, not the true one (determinisation).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from rulespec.runtime.game import seen_slots
 from rulespec.runtime.state import GameOver, State, Stream, known_cards, next_random, sees
 
@@ -37,17 +39,52 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     argument and suspended frame's local that held X holds it instead.
     """
     world = state.copy()
-    known = _offered(game.meta, world, player) | known_cards(world, player)
-    mapping: dict[int, int] = {}
-    for slots in _pools(game, world, player):
-        mapping.update(_redeal(world, slots, known, stream))
+    tables = _tables(game.meta, world.sight)
+    known = _offered(tables, world, player) | known_cards(world, player)
+    moved: dict[int, int] = {}
+    for slots in _pools(tables, world, player):
+        _redeal(world, slots, known, stream, moved)
     _others_knowledge(world, player, known)
-    if any(old != new for old, new in mapping.items()):
-        _rebind(game, world, mapping)
+    if moved:
+        _rebind(game, tables, world, moved)
     world.forget_kept()  # cards moved behind the rules' back
     world.rng = next_random(stream)
     world.dice = []
     return world
+
+
+class _Tables:
+    """What determinize reads of a game's meta and zones' sight, worked out once (search bots
+    deal several times a decision): each entity id's index, per seat the slots its sight hides
+    that pool, with their pool's key, the card vars, and each effect's card arguments."""
+
+    def __init__(self, meta, sight: list[int]):
+        self.sight = sight
+        self.index = {e: i for i, e in enumerate(meta.entity_ids)}
+        self.pool_slots = [self._pool_slots(meta, sight, player) for player in range(len(meta.players))]
+        self.card_vars = [i for i, kind in enumerate(meta.var_kinds) if kind == "card"]
+        self.card_args = [[k for k, kind in enumerate(kinds) if kind == "card"]
+                          for kinds in meta.effect_param_kinds or ()]
+
+    @staticmethod
+    def _pool_slots(meta, sight: list[int], player: int) -> list[tuple[int, str]]:
+        slots = []
+        for slot in range(meta.zone_slots):
+            zone, owner = meta.zone_of_slot(slot)
+            if sight[slot] >> player & 1 or (owner is None and not zone.ordered):
+                continue  # seen unless revealed (runtime/state.py `sees`); a shared box stays as it is
+            slots.append((slot, "mine" if owner == player else "theirs"))
+        return slots
+
+
+_TABLES: dict[int, tuple[object, _Tables]] = {}  # id(meta) -> (that meta, its tables)
+
+
+def _tables(meta, sight: list[int]) -> _Tables:
+    kept = _TABLES.get(id(meta))
+    if kept is None or kept[0] is not meta or kept[1].sight != sight:
+        kept = _TABLES[id(meta)] = (meta, _Tables(meta, sight))
+    return kept[1]
 
 
 def _others_knowledge(world: State, player: int, known: frozenset[int]) -> None:
@@ -58,58 +95,66 @@ def _others_knowledge(world: State, player: int, known: frozenset[int]) -> None:
                                      if card in known or sees(world, player, slot)}
 
 
-def _offered(meta, state: State, player: int) -> frozenset[int]:
+def _offered(tables: _Tables, state: State, player: int) -> frozenset[int]:
     pending = state.pending
     if pending is None or pending["player"] != player:
         return frozenset()
-    index = {e: i for i, e in enumerate(meta.entity_ids)}
+    index = tables.index
     return frozenset(index[i] for i in pending["ids"] if i in index)
 
 
-def _pools(game, state: State, player: int) -> list[list[int]]:
-    meta, pools = game.meta, {}
-    for slot in hidden_slots(game, state, player):
-        zone, owner = meta.zone_of_slot(slot)
-        if owner is None and not zone.ordered:
-            continue
-        key = "mine" if owner == player else "theirs"
-        pools.setdefault(key, []).append(slot)
+def _pools(tables: _Tables, state: State, player: int) -> list[list[int]]:
+    """The slots `player` cannot see, by pool: its own, then the others' with the shared piles."""
+    pools: dict[str, list[int]] = {}
+    revealed = state.revealed
+    for slot, key in tables.pool_slots[player]:
+        if not revealed[slot]:
+            pools.setdefault(key, []).append(slot)
     return [pools[k] for k in sorted(pools)]
 
 
-def _redeal(world: State, slots: list[int], known: frozenset[int], stream: Stream) -> dict[int, int]:
-    """Shuffle the pool's cards over their places; old card -> the card now in its place."""
-    places = [(slot, i) for slot in slots for i, card in enumerate(world.zones[slot])
-              if card not in known]
-    pool = [world.zones[slot][i] for slot, i in places]
+def _redeal(world: State, slots: list[int], known: frozenset[int], stream: Stream,
+            moved: dict[int, int]) -> None:
+    """Shuffle the pool's cards over their places; into `moved`: old card -> the card now in
+    its place, where they differ."""
+    zones, location = world.zones, world.location
+    places = [(slot, i) for slot in slots for i, card in enumerate(zones[slot]) if card not in known]
+    pool = [zones[slot][i] for slot, i in places]
     for i in range(len(pool) - 1, 0, -1):
         j = next_random(stream) % (i + 1)
         pool[i], pool[j] = pool[j], pool[i]
-    mapping = {}
     for (slot, i), card in zip(places, pool):
-        mapping[world.zones[slot][i]] = card
-        world.zones[slot][i] = card
-        world.location[card] = slot
-    return mapping
+        cards = zones[slot]
+        if cards[i] != card:
+            moved[cards[i]] = card
+            cards[i] = card
+            location[card] = slot
 
 
-def _rebind(game, world: State, mapping: dict[int, int]) -> None:
-    """Move what was bound to each re-dealt card onto the card that took its place."""
-    meta = game.meta
+def _rebind(game, tables: _Tables, world: State, moved: dict[int, int]) -> None:
+    """Move what was bound to each re-dealt card onto the card that took its place (`moved`
+    holds at least two cards: they trade places)."""
+    olds, news = list(moved), list(moved.values())
+    bound_to = itemgetter(*olds)
     for row in world.counters:
-        before = {old: row[old] for old in mapping}
-        for old, new in mapping.items():
-            row[new] = before[old]
-    for i, kind in enumerate(meta.var_kinds):
-        if kind == "card" and world.vars[i] in mapping:
-            world.vars[i] = mapping[world.vars[i]]
-    for effect in world.effects:
-        kinds = meta.effect_param_kinds[effect[0]] if meta.effect_param_kinds else ()
-        effect[1] = [mapping.get(v, v) if k == "card" else v for k, v in zip(kinds, effect[1])] \
-            + effect[1][len(kinds):]
+        values = bound_to(row)
+        if values.count(values[0]) != len(values):  # else the trade changes nothing
+            for new, value in zip(news, values):
+                row[new] = value
+    values = world.vars
+    for i in tables.card_vars:
+        if values[i] in moved:
+            values[i] = moved[values[i]]
+    card_args = tables.card_args
+    if card_args:
+        for effect in world.effects:
+            args = effect[1]
+            for k in card_args[effect[0]]:
+                if k < len(args) and args[k] in moved:
+                    args[k] = moved[args[k]]
     rebind = getattr(game.program, "rebind_cards", None)
     if rebind is not None:
-        rebind(world, mapping)
+        rebind(world, moved)
 
 
 def _score(program, state: State, bot: str, player: int) -> float:
