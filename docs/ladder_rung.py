@@ -41,8 +41,8 @@ def _cpu() -> float:
 
 
 def play(args) -> list[dict]:
-    from rulespec.compiler.backends import engine
-    from rulespec.compiler.cli.base import load, params as param_values, program as load_program
+    from rulespec.compiler.cli.base import factory as load_factory, load, params as param_values
+    from rulespec.compiler.cli.base import program as load_program
     from rulespec.runtime.analysis import simulate as sim
     from rulespec.runtime.bots.agents import check_agent
 
@@ -54,7 +54,7 @@ def play(args) -> list[dict]:
         raise ValueError(f"a ladder rung is a duel: {args.game} seats {len(players)} players")
     for name in (args.upper, args.lower):
         check_agent(name, meta)
-    factory = engine.ProgramRef.of(loaded, "generated")
+    factory = load_factory(loaded, "generated")  # the native engine where built, as simulate plays
     orders = ((args.upper, args.lower), (args.lower, args.upper))
     rows: list[dict] = []
     for start in range(args.seed, args.seed + args.n, BLOCK):

@@ -12,7 +12,7 @@ import pytest
 
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.runtime.analysis.fuzz import random_walk
-from rulespec.runtime.bots.mcts import ROLLOUT_CAP
+from rulespec.runtime.bots.mcts import ROLLOUT_CAP, TurnClock, _resume, play_out, policy_pick
 from rulespec.runtime.game import Game
 from rulespec.runtime.state import Stream
 
@@ -82,6 +82,37 @@ def test_a_scored_rollout_ends_as_the_rollout_then_its_evaluation():
             assert (here.rng, here.frames, here.pending, here.shown) == (
                 before.rng, before.frames, before.pending, before.shown)
     assert ended == {True, False}  # both kinds of leaf were met
+
+
+@pytest.mark.parametrize("game", ("the_fox_in_the_forest", "risk_balance_of_power"))
+def test_a_scored_rollout_with_a_turn_clock_ends_as_play_out_with_it(game):
+    """With a TurnClock the horizon counts turns, and play_out may score the position before the
+    decision that began the last one: the native scored playout keeps a copy of that Machine."""
+    machine = native_program(REPO / "spec" / game)
+    policy, bot = machine.meta.policies[0], machine.meta.bots[0]
+    kinds = set()
+    for seed in (1, 4):
+        for here in positions(machine, seed, 5, 12):
+            if here.pending is None:
+                continue
+            me = here.pending["player"]
+            for changes, run in ((1, 1), (2, 1), (2, 3), (3, 2)):
+                scored_clock, clock = TurnClock(me, run), TurnClock(me, run)
+                scored_ties, ties = Stream(seed + changes), Stream(seed + changes)
+                scored = machine.scored_playout(here, policy, scored_ties, changes, None, ROLLOUT_CAP, 0, bot, me,
+                                                scored_clock)
+                world = here.copy()
+                _resume(machine, world, 0)
+                reached = play_out(machine, world, changes, lambda w: policy_pick(machine, w, policy, ties),
+                                   None, clock)
+                expected = ((reached.result, None) if reached.result is not None
+                            else (None, machine.evaluate(reached, bot, me)))
+                where = f"{game} {seed} {here.pending['at']} {changes}/{run}"
+                assert scored == expected and scored_ties.rng == ties.rng, where
+                assert (scored_clock.owner, scored_clock.run, scored_clock.pending) == (
+                    clock.owner, clock.run, clock.pending), where
+                kinds.add("over" if reached.result is not None else "before" if reached is not world else "reached")
+    assert {"before", "reached"} <= kinds
 
 
 def test_an_evaluation_the_dialect_cannot_write_is_refused_and_asked_of_python(tmp_path):

@@ -130,7 +130,8 @@ def test_a_rollout_from_a_finished_game_keeps_its_result():
 def test_rollout_bot_games_on_the_machine_engine_are_the_generated_package_s(monkeypatch):
     machine, python = engine(FOX), program(FOX, "generated")
     answers = counted(machine, monkeypatch)
-    for agents in ("rollout@2x2x2x1,policy", "policy,rollout@2x3x2x1", "mcts@4x2,policy"):
+    for agents in ("rollout@2x2x2x1,policy", "policy,rollout@2x3x2x1", "rollout@2x2tx2x1,policy",
+                   "mcts@4x2,policy"):
         for seed in (1, 2, 3):
             assert fingerprint(machine, seed, agents) == fingerprint(python, seed, agents), f"{agents} {seed}"
     assert answers and all(answers)

@@ -113,8 +113,8 @@ class RolloutAgent:
         evaluation for `me` (None without an evaluation). In one call where the program plays
         and scores it natively (its `scored_playout`: the same playout, nothing unpacked)."""
         native = getattr(program, "scored_playout", None)
-        if bot is not None and clock is None and native is not None:
-            ended = native(deal, policy, ties, self.depth, stride, ROLLOUT_CAP, candidate, bot, me)
+        if bot is not None and native is not None:
+            ended = native(deal, policy, ties, self.depth, stride, ROLLOUT_CAP, candidate, bot, me, clock)
             if ended is not None:
                 return ended
         world = self.rollout(program, policy, deal, candidate, ties, bot is not None, stride, clock)

@@ -254,11 +254,14 @@ class NativeProgram:
         return world
 
     def scored_playout(self, state: State, policy, ties, changes: int, stride: int | None, cap: int,
-                       first: int | None, bot: str, player: int) -> tuple[dict | None, int | None] | None:
+                       first: int | None, bot: str, player: int, clock=None
+                       ) -> tuple[dict | None, int | None] | None:
         """policy_playout for a search that reads only how the playout ended: (the result, None)
-        when the game ended, else (None, the evaluation `bot` of the position reached for
-        `player`), all in one call, nothing of the position unpacked and `state` untouched. None,
-        nothing played, where the policy or the evaluation is not written natively."""
+        when the game ended, else (None, the evaluation `bot` of the position play_out gives for
+        `player`), all in one call, nothing of the position unpacked and `state` untouched; with
+        a `clock` (runtime/bots/mcts.py's TurnClock, advanced as play_out advances it) the horizon
+        counts turns. None, nothing played, where the policy or the evaluation is not written
+        natively."""
         name, tunables = resolve(self.meta, policy)
         if self.refused(name) or bot not in self.evaluations:
             return None
@@ -267,12 +270,15 @@ class NativeProgram:
         position = self.module.Position(self._packed(state), state.params, state.effects)
         objects = self.module.Objects(shown=state.shown[:], dice=state.dice[:], frames=copy_plain(state.frames))
         objects.pending = state.pending  # read, never changed: the decision is taken on the frames' copy
+        turns = None if clock is None else (clock.owner, clock.run, -1 if clock.pending is None else clock.pending)
         try:
-            ties.rng, result, score = self.module.scored_playout(
+            ties.rng, result, score, turns = self.module.scored_playout(
                 position, objects, name, tunables, ties.rng, changes, stride or 0, cap,
-                -1 if first is None else first, bot, player)
+                -1 if first is None else first, bot, player, turns)
         except RULE_FAILURES as err:
             raise rule_error_of(err) from None
+        if clock is not None:
+            clock.owner, clock.run, clock.pending = turns[0], turns[1], None if turns[2] < 0 else turns[2]
         return result, score
 
     def _packed(self, state: State) -> bytes:
