@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from rulespec.compiler.backends import native
 from rulespec.compiler.backends.machine.program import NotNative, load_native_program
-from rulespec.runtime.analysis.fingerprints import fingerprint
+from rulespec.runtime.analysis.fingerprints import MAX_DECISIONS, fingerprint
 from rulespec.runtime.analysis.fuzz import random_walk
+from rulespec.runtime.bots.agents import play_out, seat_agents
 from rulespec.runtime.game import Game
 
 from support import MINI, REPO, loaded, program
@@ -139,3 +140,25 @@ def test_bench_s_games_natively_are_bench_s_games(folder):
     native_run = bench.run(engine, 12, seed=5)
     assert native_run.lengths == python.lengths and native_run.errors == python.errors
     assert native_run.backend == "machine"
+
+
+# The search bots' games (issue 41, item 5): every seat a cheap rollout bot, its horizon in
+# changes of the player to move or in turns (the native scored playout with a TurnClock), and
+# the policy bot's.
+SEARCH_AGENTS = (("policy", range(1, 201)), ("rollout@1x1x2x1", range(1, 101)),
+                 ("rollout@1x1tx2x1", range(101, 201)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", GAMES[1:], ids=lambda p: p.name)
+def test_native_policy_and_rollout_games_agree_over_200_seeds(folder):
+    engine = machine(folder)
+    python = program(folder, "generated")
+    for agents, seeds in SEARCH_AGENTS:
+        first = Game(engine, seed=seeds[0])
+        play_out(first, seat_agents((agents,) * len(engine.meta.players), engine.meta.players, seeds[0]),
+                 MAX_DECISIONS)
+        assert first.state.result is not None, f"{folder.name} {agents}: the first game did not end"
+        for seed in seeds:
+            assert fingerprint(engine, seed, agents) == fingerprint(python, seed, agents), \
+                f"{folder.name} seed {seed} {agents}"
