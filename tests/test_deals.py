@@ -74,16 +74,18 @@ def saved(state) -> str:
     return json.dumps(state.to_json())
 
 
-def planted(meta, state):
+def planted(meta, state, cells=None):
     """The position with something bound to its cards (each counter a card's own value, each
     card var a card lying in a zone, and an effect with cards as arguments where the spec has one),
-    and nothing known of cards no seat sees (every seat's own hidden pile dealt too)."""
+    and nothing known of cards no seat sees (every seat's own hidden pile dealt too). `cells`: per
+    counter row, the cards it may hold a value for and how many values (all cards, 5 by default)."""
     world = state.copy()
     world.knowledge = [{} for _ in world.knowledge]
     lying = [card for cards in world.zones for card in cards]
     for r, row in enumerate(world.counters):
-        for card in meta.card_entities:
-            row[card] = (card * 7 + r) % 5
+        cards, values = (meta.card_entities, 5) if cells is None else cells.get(r, ((), 1))
+        for card in cards:
+            row[card] = (card * 7 + r) % values
     for i, kind in enumerate(meta.var_kinds):
         if kind == "card":
             world.vars[i] = lying[(i * 13) % len(lying)]
@@ -91,6 +93,7 @@ def planted(meta, state):
         if "card" in kinds:
             world.effects.append([e, [lying[(e + k) % len(lying)] if kind == "card" else 0
                                       for k, kind in enumerate(kinds)], None])
+    world.forget_kept()  # changed behind the rules' back: nothing kept of the position holds
     return world
 
 

@@ -38,6 +38,9 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     card now lying where card X lay takes X's counters, and every var, effect
     argument and suspended frame's local that held X holds it instead.
     """
+    native = getattr(game.program, "determinize_native", None)  # the same deal (machine/deals.py)
+    if native is not None:
+        return native(game, state, player, stream)
     world = state.copy()
     tables = _tables(game.meta, world.sight)
     known = _offered(tables, world, player) | known_cards(world, player)
@@ -131,19 +134,21 @@ def _redeal(world: State, slots: list[int], known: frozenset[int], stream: Strea
             location[card] = slot
 
 
-def _rebind(game, tables: _Tables, world: State, moved: dict[int, int]) -> None:
+def _rebind(game, tables: _Tables, world: State, moved: dict[int, int]) -> bool:
     """Move what was bound to each re-dealt card onto the card that took its place (`moved`
-    holds at least two cards: they trade places)."""
+    holds at least two cards: they trade places); whether a counter or var changed."""
     olds, news = list(moved), list(moved.values())
-    bound_to = itemgetter(*olds)
+    bound_to, changed = itemgetter(*olds), False
     for row in world.counters:
         values = bound_to(row)
         if values.count(values[0]) != len(values):  # else the trade changes nothing
+            changed = True
             for new, value in zip(news, values):
                 row[new] = value
     values = world.vars
     for i in tables.card_vars:
         if values[i] in moved:
+            changed = True
             values[i] = moved[values[i]]
     card_args = tables.card_args
     if card_args:
@@ -155,6 +160,7 @@ def _rebind(game, tables: _Tables, world: State, moved: dict[int, int]) -> None:
     rebind = getattr(game.program, "rebind_cards", None)
     if rebind is not None:
         rebind(world, moved)
+    return changed
 
 
 def _score(program, state: State, bot: str, player: int) -> float:
