@@ -58,60 +58,62 @@ def test_twilight_struggle_native_evaluations_are_the_generated_package_s():
     assert same_evaluations(TS, range(1, 3), 17, 10) > 0
 
 
+def pending_positions(game: str, seeds: tuple[int, ...], every: int, count: int):
+    """The game's native engine, its first policy and evaluation, and positions of seeded random
+    games on it with a decision pending."""
+    machine = native_program(REPO / "spec" / game)
+    found = [(seed, here) for seed in seeds for here in positions(machine, seed, every, count)
+             if here.pending is not None]
+    return machine, machine.meta.policies[0], machine.meta.bots[0], found
+
+
+def ended(machine, world, bot: str, seat: int) -> tuple:
+    """How a playout that reached `world` ended, as scored_playout tells it."""
+    return (world.result, None) if world.result is not None else (None, machine.evaluate(world, bot, seat))
+
+
 def test_a_scored_rollout_ends_as_the_rollout_then_its_evaluation():
-    folder = REPO / "spec" / "the_fox_in_the_forest"
-    machine = native_program(folder)
-    policy, bot = machine.meta.policies[0], machine.meta.bots[0]
-    ended = set()
-    for seed in (2, 5):
-        for here in positions(machine, seed, 3, 10):
-            if here.pending is None:
-                continue
-            before = here.copy()
-            for first in (0, len(here.pending["ids"]) - 1):
-                for changes, stride in ((1, None), (3, None), (2, 3), (ROLLOUT_CAP, None)):
-                    for seat in range(2):
-                        scored_ties, ties = Stream(seed * 7 + changes), Stream(seed * 7 + changes)
-                        scored = machine.scored_playout(here, policy, scored_ties, changes, stride, ROLLOUT_CAP,
-                                                        first, bot, seat)
-                        world = machine.policy_playout(here, policy, ties, changes, stride, ROLLOUT_CAP, first)
-                        expected = ((world.result, None) if world.result is not None
-                                    else (None, machine.evaluate(world, bot, seat)))
-                        assert scored == expected and scored_ties.rng == ties.rng, f"{seed} {first} {changes}"
-                        ended.add(scored[0] is None)
-            assert (here.rng, here.frames, here.pending, here.shown) == (
-                before.rng, before.frames, before.pending, before.shown)
-    assert ended == {True, False}  # both kinds of leaf were met
+    machine, policy, bot, found = pending_positions("the_fox_in_the_forest", (2, 5), 3, 10)
+    leaves = set()
+    for seed, here in found:
+        before = here.copy()
+        for first in (0, len(here.pending["ids"]) - 1):
+            for changes, stride in ((1, None), (3, None), (2, 3), (ROLLOUT_CAP, None)):
+                for seat in range(2):
+                    scored_ties, ties = Stream(seed * 7 + changes), Stream(seed * 7 + changes)
+                    scored = machine.scored_playout(here, policy, scored_ties, changes, stride, ROLLOUT_CAP,
+                                                    first, bot, seat)
+                    world = machine.policy_playout(here, policy, ties, changes, stride, ROLLOUT_CAP, first)
+                    assert scored == ended(machine, world, bot, seat) and scored_ties.rng == ties.rng, \
+                        f"{seed} {first} {changes}"
+                    leaves.add(scored[0] is None)
+        assert (here.rng, here.frames, here.pending, here.shown) == (
+            before.rng, before.frames, before.pending, before.shown)
+    assert leaves == {True, False}  # both kinds of leaf were met
 
 
 @pytest.mark.parametrize("game", ("the_fox_in_the_forest", "risk_balance_of_power"))
 def test_a_scored_rollout_with_a_turn_clock_ends_as_play_out_with_it(game):
     """With a TurnClock the horizon counts turns, and play_out may score the position before the
     decision that began the last one: the native scored playout keeps a copy of that Machine."""
-    machine = native_program(REPO / "spec" / game)
-    policy, bot = machine.meta.policies[0], machine.meta.bots[0]
+    machine, policy, bot, found = pending_positions(game, (1, 4), 5, 12)
     kinds = set()
-    for seed in (1, 4):
-        for here in positions(machine, seed, 5, 12):
-            if here.pending is None:
-                continue
-            me = here.pending["player"]
-            for changes, run in ((1, 1), (2, 1), (2, 3), (3, 2)):
-                scored_clock, clock = TurnClock(me, run), TurnClock(me, run)
-                scored_ties, ties = Stream(seed + changes), Stream(seed + changes)
-                scored = machine.scored_playout(here, policy, scored_ties, changes, None, ROLLOUT_CAP, 0, bot, me,
-                                                scored_clock)
-                world = here.copy()
-                _resume(machine, world, 0)
-                reached = play_out(machine, world, changes, lambda w: policy_pick(machine, w, policy, ties),
-                                   None, clock)
-                expected = ((reached.result, None) if reached.result is not None
-                            else (None, machine.evaluate(reached, bot, me)))
-                where = f"{game} {seed} {here.pending['at']} {changes}/{run}"
-                assert scored == expected and scored_ties.rng == ties.rng, where
-                assert (scored_clock.owner, scored_clock.run, scored_clock.pending) == (
-                    clock.owner, clock.run, clock.pending), where
-                kinds.add("over" if reached.result is not None else "before" if reached is not world else "reached")
+    for seed, here in found:
+        me = here.pending["player"]
+        for changes, run in ((1, 1), (2, 1), (2, 3), (3, 2)):
+            scored_clock, clock = TurnClock(me, run), TurnClock(me, run)
+            scored_ties, ties = Stream(seed + changes), Stream(seed + changes)
+            scored = machine.scored_playout(here, policy, scored_ties, changes, None, ROLLOUT_CAP, 0, bot, me,
+                                            scored_clock)
+            world = here.copy()
+            _resume(machine, world, 0)
+            reached = play_out(machine, world, changes, lambda w: policy_pick(machine, w, policy, ties),
+                               None, clock)
+            where = f"{game} {seed} {here.pending['at']} {changes}/{run}"
+            assert scored == ended(machine, reached, bot, me) and scored_ties.rng == ties.rng, where
+            assert (scored_clock.owner, scored_clock.run, scored_clock.pending) == (
+                clock.owner, clock.run, clock.pending), where
+            kinds.add("over" if reached.result is not None else "before" if reached is not world else "reached")
     assert {"before", "reached"} <= kinds
 
 
