@@ -11,6 +11,7 @@ after, and the position dealt from untouched.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from support import MINI, REPO, TESTS, program, random_positions
@@ -124,3 +125,18 @@ def test_determinize_deals_as_the_plain_rule(folder) -> None:
                 moved, rebound = moved + dealt[0], rebound + dealt[1]
     assert moved  # the deals do re-deal
     assert rebound  # and move what is bound to the cards
+
+
+def test_determinize_deals_through_the_programs_own_deal_where_it_has_one() -> None:
+    game = Game(program(MINI, "generated"), seed=1)
+    calls = []
+
+    def determinize_native(game_, state, player, stream):
+        calls.append((game_, state, player, stream))
+        return "dealt natively"
+
+    native = SimpleNamespace(meta=game.meta, program=SimpleNamespace(determinize_native=determinize_native))
+    stream = Stream(5)
+    assert determinize(native, game.state, 1, stream) == "dealt natively"
+    assert calls == [(native, game.state, 1, stream)]
+    assert determinize(game, game.state, 1, Stream(5)).zones  # a program without one: search.py's own
