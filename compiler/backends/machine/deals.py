@@ -14,7 +14,6 @@ tests/test_machine_deals.py holds the deal equal to search.py's, field by field.
 
 from __future__ import annotations
 
-from rulespec.compiler.backends.machine import program as engine  # read when dealing: program.py may import this
 from rulespec.runtime.bots import search
 from rulespec.runtime.state import State, Stream, known_cards
 
@@ -34,5 +33,6 @@ def determinize_natively(program, game, state: State, player: int, stream: Strea
     world.rng = rng
     world.dice = []
     if not bound:  # the machine part is the dealt bytes
-        world.memo[engine.PACKED] = (dealt, *engine._unchanged(world))
+        from rulespec.compiler.backends.machine.program import PACKED, _unchanged  # program.py imports this module
+        world.memo[PACKED] = (dealt, *_unchanged(world))
     return world
