@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from rulespec.compiler.backends.machine.build import build_engine
+from rulespec.compiler.backends.machine import deals  # it reads PACKED here when dealing
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.layout import Layout
 from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
@@ -139,6 +140,11 @@ class NativeProgram:
         fresh = new_state(self.meta, 0, dict(params or {}))
         return self.module.seat_random_games(pack_state(self.module, self.layout, fresh), fresh.params, games,
                                              max_decisions)
+
+    def determinize_native(self, game, state: State, player: int, stream) -> State:
+        """runtime/bots/search.py's determinize, its shuffles and the other seats' knowledge dealt
+        by the module on the packed state (machine/deals.py): the same deal, its bytes kept."""
+        return deals.determinize_natively(self, game, state, player, stream)
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         self.python.rebind_cards(state, mapping)  # cards are the same integers in both forms
