@@ -121,10 +121,31 @@ def test_simulate_plays_on_the_native_engine_and_gives_the_same_answer(monkeypat
         out[mode] = json.loads(done.stdout)
     assert out["1"]["variants"][0]["machine_games"] == 60
     assert out["0"]["variants"][0]["machine_games"] == 0
-    for entry in (out["1"], out["0"]):
+    assert same_but_the_engine(out["1"], out["0"])
+
+
+def same_but_the_engine(natively: dict, in_python: dict) -> bool:
+    """Two simulate --json outputs equal but for the counts of games the native engine played."""
+    for entry in (natively, in_python):
         for variant in entry["variants"]:
             variant.pop("machine_games")
-    assert out["1"] == out["0"]
+            variant.pop("machine_search_games")
+    return natively == in_python
+
+
+def test_simulate_plays_a_search_bot_s_seats_on_the_native_engine(monkeypatch) -> None:
+    machine_module(FOX)
+    monkeypatch.setattr(native_jobs, "prepare", lambda *args: False)
+    out = {}
+    for mode in ("1", "0"):
+        monkeypatch.setattr(native_jobs, "_asked", mode)
+        done = CliRunner().invoke(main, ["simulate", "the_fox_in_the_forest", "--games", "8", "--json",
+                                         "--agents", "rollout@2x2x2x1,policy"])
+        assert done.exit_code == 0, done.output
+        out[mode] = json.loads(done.stdout)
+    assert out["1"]["variants"][0]["machine_search_games"] == 8
+    assert out["0"]["variants"][0]["machine_search_games"] == 0
+    assert same_but_the_engine(out["1"], out["0"])
 
 
 def test_compile_native_engine_only_builds_the_native_engine(tmp_path) -> None:
@@ -154,8 +175,10 @@ class _Ready:
 def test_searching_bots_play_their_playouts_natively_with_the_same_games(monkeypatch, overlaid: bool) -> None:
     whole = whole_games(FOX)
     calls: list[int] = []
-    native_playout = whole.native.policy_playout
-    monkeypatch.setattr(whole.native, "policy_playout", lambda *args: calls.append(1) or native_playout(*args))
+    for name in ("policy_playout", "scored_playout"):  # mcts's, the rollout bot's
+        native_playout = getattr(whole.native, name)
+        monkeypatch.setattr(whole.native, name,
+                            lambda *args, playout=native_playout: calls.append(1) or playout(*args))
     python = program(FOX, "generated")
     if overlaid:
         cards = sorted(python.meta.card_entities)

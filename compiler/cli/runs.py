@@ -269,6 +269,8 @@ def simulate(game_name: str, variants: tuple[str, ...], against: tuple[str, ...]
         entry["native"] = ref.native_modules()  # rulespec compile --native
         # the games the native engine (state in C) played whole (machine/jobs.py, simulate.play_whole)
         entry["machine_games"] = sum(g.whole for g in games)
+        # and those whose searching seats played on it, each playout one native call (run_batch)
+        entry["machine_search_games"] = sum(g.searched for g in games)
     if rungs:
         again = sim.LocalExecutor(used) if executor == "local" else _ray_executor(used)
         out["ladder"] = _second_rung(sim, factories, rungs, results, out, values, again, players,
@@ -359,6 +361,9 @@ def _simulate_summary(out: dict) -> None:
         click.echo(f"    ended by: {reasons}")
         if entry.get("machine_games"):
             click.echo(f"    the native engine (state in C) played {entry['machine_games']:,} of them whole")
+        if entry.get("machine_search_games"):
+            click.echo(f"    the native engine (state in C) played {entry['machine_search_games']:,} of them,"
+                       " each playout of the searching seats one native call")
         if entry.get("native"):
             click.echo(f"    ran the native build of: {', '.join(entry['native'])}")
     if "comparison" in out:

@@ -14,7 +14,7 @@ import sys
 from array import array
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterable, Protocol
 
 from rulespec.runtime.bots.agents import DecisionLimit, play_out, seat_agents
@@ -85,6 +85,7 @@ class GameSummary:
     reached: frozenset[str] = frozenset()  # spec coverage: the lines and arms it reached, if counted
     drawn: frozenset[str] = frozenset()  # the cards (ids) drawn into a hand (runtime/state.py note_drawn)
     whole: bool = field(default=False, compare=False)  # played whole by the native engine (play_whole)
+    searched: bool = field(default=False, compare=False)  # a search's seats on the native engine (run_batch)
 
 
 def play_game(program, seed: int, agents: tuple[str, ...], params: dict[str, Any]) -> GameSummary:
@@ -202,8 +203,9 @@ def run_batch(factory: ProgramFactory, seeds: list[int], agents: tuple[str, ...]
     whole = play_whole(program, seeds, agents, params)
     if whole is not None:
         return whole
-    if any(_plays_out(name) for name in agents):
-        program = getattr(program, "searching", program)
+    searching = getattr(program, "searching", None) if any(_plays_out(name) for name in agents) else None
+    if searching is not None:
+        return [replace(play_game(searching, s, agents, params), searched=True) for s in seeds]
     return [play_game(program, s, agents, params) for s in seeds]
 
 
