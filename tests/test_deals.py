@@ -128,15 +128,18 @@ def test_determinize_deals_as_the_plain_rule(folder) -> None:
 
 
 def test_determinize_deals_through_the_programs_own_deal_where_it_has_one() -> None:
+    """A program's deal_natively makes the shuffles (the native engine's); search.determinize
+    does the rest: the rng it gives, and `keep` asked to keep the deal when nothing bound moved."""
     game = Game(program(MINI, "generated"), seed=1)
-    calls = []
+    calls, kept = [], []
 
-    def determinize_native(game_, state, player, stream):
-        calls.append((game_, state, player, stream))
-        return "dealt natively"
+    def deal_natively(state, world, player, pools, known, stream):
+        calls.append((state, player, stream))
+        return {}, 12345, kept.append
 
-    native = SimpleNamespace(meta=game.meta, program=SimpleNamespace(determinize_native=determinize_native))
+    native = SimpleNamespace(meta=game.meta, program=SimpleNamespace(deal_natively=deal_natively))
     stream = Stream(5)
-    assert determinize(native, game.state, 1, stream) == "dealt natively"
-    assert calls == [(native, game.state, 1, stream)]
-    assert determinize(game, game.state, 1, Stream(5)).zones  # a program without one: search.py's own
+    world = determinize(native, game.state, 1, stream)
+    assert calls == [(game.state, 1, stream)] and kept == [world]
+    assert world.rng == 12345 and world.zones == game.state.zones and stream.rng == Stream(5).rng
+    assert determinize(game, game.state, 1, Stream(5)).rng != 12345  # a program without one: search.py's own

@@ -1,5 +1,5 @@
-"""A search's deal on the native engine (compiler/backends/machine/deals.py, templates/deals.pxi.j2)
-is search.determinize's: at positions of seeded random games on the native engine of mini, a spec
+"""A search's deal on the native engine (NativeProgram.deal_natively, templates/deals.pxi.j2) is
+search.determinize's in Python: at positions of seeded random games on the native engine of mini, a spec
 with each seat's own hidden pile and the shipped games with hidden zones (Twilight Struggle under
 `slow`), as they are and with something bound to their cards and nothing known (test_deals.py's
 `planted`), for every seat, the same State (every saved field, JSON-exact), write counts and
@@ -14,7 +14,6 @@ import pytest
 from support import MINI, REPO, TESTS, native_program
 from test_deals import planted, saved
 
-from rulespec.compiler.backends.machine.deals import determinize_natively
 from rulespec.compiler.backends.machine.packing import pack_state
 from rulespec.compiler.backends.machine.program import PACKED
 from rulespec.runtime.analysis.fuzz import random_walk
@@ -47,7 +46,7 @@ def deals_alike(program, state, seed: int) -> tuple[int, int]:
     before, moved, kept = saved(state), 0, 0
     for player in range(len(program.meta.players)):
         native, python = Stream(seed * 104729 + player), Stream(seed * 104729 + player)
-        world = determinize_natively(program, game, state, player, native)
+        world = determinize(game, state, player, native)
         expected = determinize(in_python, state, player, python)
         assert saved(world) == saved(expected), (program.meta.game, seed, player)
         assert (world.stamps, world.dice, native.rng) == (expected.stamps, expected.dice, python.rng)

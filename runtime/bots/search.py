@@ -38,21 +38,27 @@ def determinize(game, state: State, player: int, stream: Stream) -> State:
     card now lying where card X lay takes X's counters, and every var, effect
     argument and suspended frame's local that held X holds it instead.
     """
-    native = getattr(game.program, "determinize_native", None)  # the same deal (machine/deals.py)
-    if native is not None:
-        return native(game, state, player, stream)
     world = state.copy()
     tables = _tables(game.meta, world.sight)
     known = _offered(tables, world, player) | known_cards(world, player)
-    moved: dict[int, int] = {}
-    for slots in _pools(tables, world, player):
-        _redeal(world, slots, known, stream, moved)
+    pools = _pools(tables, world, player)
+    # A program may deal natively: the same shuffles, knowledge and rng (the native engine's
+    # deal_natively), then `keep(world)` keeps its dealt machine state for the search.
+    native = getattr(game.program, "deal_natively", None)
+    if native is not None:
+        moved, rng, keep = native(state, world, player, pools, known, stream)
+    else:
+        moved, keep = {}, None
+        for slots in pools:
+            _redeal(world, slots, known, stream, moved)
+        rng = None
     _others_knowledge(world, player, known)
-    if moved:
-        _rebind(game, tables, world, moved)
+    bound = _rebind(game, tables, world, moved) if moved else False
     world.forget_kept()  # cards moved behind the rules' back
-    world.rng = next_random(stream)
+    world.rng = next_random(stream) if rng is None else rng
     world.dice = []
+    if keep is not None and not bound:
+        keep(world)
     return world
 
 

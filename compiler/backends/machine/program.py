@@ -21,7 +21,6 @@ from types import ModuleType
 from typing import Any, Callable
 
 from rulespec.compiler.backends.machine.build import build_engine
-from rulespec.compiler.backends.machine import deals  # it reads PACKED here when dealing
 from rulespec.compiler.backends.machine.engine import native_engine
 from rulespec.compiler.backends.machine.layout import Layout
 from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
@@ -141,10 +140,21 @@ class NativeProgram:
         return self.module.seat_random_games(pack_state(self.module, self.layout, fresh), fresh.params, games,
                                              max_decisions)
 
-    def determinize_native(self, game, state: State, player: int, stream) -> State:
-        """runtime/bots/search.py's determinize, its shuffles and the other seats' knowledge dealt
-        by the module on the packed state (machine/deals.py): the same deal, its bytes kept."""
-        return deals.determinize_natively(self, game, state, player, stream)
+    def deal_natively(self, state: State, world: State, player: int, pools: list[list[int]], known,
+                      stream) -> tuple[dict[int, int], int, Callable[[State], None]]:
+        """runtime/bots/search.py's determinize, its part that shuffles: the pools' cards not
+        `known` re-dealt from `stream` (search.py's _redeal), the other seats' knowledge trimmed
+        and the deal's rng drawn, by the module on `state`'s packed machine part
+        (templates/deals.pxi.j2 search_deal), the moved cards written into `world`'s zones and
+        locations. Gives the moved cards (old -> the card now in its place), the rng, and what
+        keeps the dealt bytes as `world`'s machine part (when nothing bound to the cards moved),
+        so its rollouts do not pack it again."""
+        dealt, stream.rng, rng, moved = self.module.search_deal(self._packed(state), player, pools, known,
+                                                                stream.rng, world.zones, world.location)
+
+        def keep(dealt_world: State) -> None:
+            dealt_world.memo[PACKED] = (dealt, *_unchanged(dealt_world))
+        return moved, rng, keep
 
     def rebind_cards(self, state: State, mapping: dict[int, int]) -> None:
         self.python.rebind_cards(state, mapping)  # cards are the same integers in both forms
