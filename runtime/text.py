@@ -29,7 +29,7 @@ def printable(text: str) -> str:
     """`text` with every character a terminal would act on written as an escape."""
     if text.isprintable() and text.isascii():
         return text
-    return "".join(_escaped(ch) if unicodedata.category(ch) in _UNSAFE else ch for ch in text)
+    return "".join(_escaped(ch) if unicodedata.category(ch) in _UNSAFE or not ch.isprintable() else ch for ch in text)
 
 
 def bounded(text: str, limit: int) -> str:
