@@ -198,6 +198,7 @@ class Choose(Line):
     # the options' ids by value (a table's name; "None": a number's own text), for a native
     # playout that names a decision only when a traced game counts a card picked (machine/)
     id_table: str = "None"
+    site: int = -1  # the native engine's number for where it is asked (machine/steps.py)
 
     def jumps(self) -> list[Label]:
         return [] if self.forced is None else [self.forced]
@@ -220,6 +221,7 @@ class Menu(Line):
     about: str = ""  # as in Choose
     forced: Label | None = None  # as in Choose: the only option offered is taken
     id_table: str = "None"  # as in Choose: the ids by option number
+    site: int = -1  # as in Choose
 
     jumps = Choose.jumps
     retarget = Choose.retarget

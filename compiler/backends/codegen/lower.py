@@ -35,6 +35,8 @@ def _flag_value(value: Code) -> str:
 class Lowerer:
     """Lowers one routine's body; `style` says where its locals live (see Scope)."""
 
+    ANSWER = "frame[3]"  # the value a frame was answered (a decision's, a value procedure's)
+
     def __init__(self, gen: Gen, routine: Routine, style: str,
                  emitter: Callable[[Gen, Scope], ExprEmitter] = ExprEmitter):
         self.gen = gen
@@ -644,7 +646,7 @@ class Lowerer:
         self.gen.ref("ask")
         self.add(ln.Suspend(0, next=after))
         self.start(after)
-        self.add(ln.Assign(0, target=self.local(stmt.var.name), value="frame[3]"))
+        self.add(ln.Assign(0, target=self.local(stmt.var.name), value=self.ANSWER))
         self.bind(stmt.var.name)
 
     def prompt(self, stmt: ast.Choose | ast.Menu) -> tuple[str, str]:
@@ -671,7 +673,7 @@ class Lowerer:
         self.gen.ref("ask")
         self.add(ln.Suspend(0, next=chosen))
         self.start(chosen)
-        self.add(ln.Assign(0, target="k", value="frame[3]"))
+        self.add(ln.Assign(0, target="k", value=self.ANSWER))
         if not any(self.gen.suspension.block(o.body) for o in stmt.options):
             runs = []
             for i, option in enumerate(stmt.options):
@@ -699,27 +701,30 @@ class Lowerer:
         routine = self.gen.by_key[f"procedure {stmt.name.name}"]
         args = self.ex.args(stmt.args, len(routine.params), kept=True)
         after = ln.Label()
-        self.add(ln.Push(0, next=after,
-                 frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params))))
+        self.add(ln.Push(0, next=after, frame=self.new_frame(routine, args)))
         self.start(after)
+
+    def new_frame(self, routine: Routine, args: list[str]) -> str:
+        """The code of a new frame of `routine` given its arguments (the native engine's pushes it:
+        machine/steps.py)."""
+        return self.gen.frame(routine.step_id, args, routine.size - len(routine.params))
 
     def _push_for_value(self, call: ast.CallExpr, tail: bool = False) -> None:
         """Call a value procedure that may suspend: its value arrives in frame[3]."""
         routine = self.gen.by_key[f"procedure {call.name}"]
         args = self.ex.args(call.args, len(routine.params), kept=True)
         after = ln.Label()
-        self.add(ln.Push(0, next=after, tail=tail,
-                 frame=self.gen.frame(routine.step_id, args, routine.size - len(routine.params))))
+        self.add(ln.Push(0, next=after, tail=tail, frame=self.new_frame(routine, args)))
         self.start(after)
 
     def suspend_Let(self, stmt: ast.Let, depth: int) -> None:
         self._push_for_value(stmt.value)
-        self.add(ln.Assign(0, target=self.local(stmt.name.name), value="frame[3]"))
+        self.add(ln.Assign(0, target=self.local(stmt.name.name), value=self.ANSWER))
         self.bind(stmt.name.name)
 
     def suspend_SetStmt(self, stmt: ast.SetStmt, depth: int) -> None:
         self._push_for_value(stmt.value)
-        self.assign(stmt.target, "=", Code("frame[3]"), 0, stmt, False)
+        self.assign(stmt.target, "=", Code(self.ANSWER), 0, stmt, False)
 
     def suspend_Return(self, stmt: ast.Return, depth: int) -> None:
         self._push_for_value(stmt.value, tail=True)  # its value goes to this frame's caller
@@ -760,15 +765,15 @@ class Lowerer:
         self.start(after)
 
     def suspend_For(self, stmt: ast.For, depth: int) -> None:
-        items, index = self.scope.hidden(stmt, 0), self.scope.hidden(stmt, 1)
-        self.add(ln.Assign(0, target=items, value=self.members(stmt.var, stmt.source, stmt.where)))
+        index = self.scope.hidden(stmt, 1)
+        count, member = self.kept_members(stmt, self.scope.hidden(stmt, 0), index)
         self.add(ln.Assign(0, target=index, value="0"))
         head, after = ln.Label(), ln.Label()
         self.add(ln.Goto(0, target=head))
         self.start(head)
-        self.add(ln.If(0, test=f"{index} >= len({items})"))
+        self.add(ln.If(0, test=f"{index} >= {count}"))
         self.add(ln.Goto(1, target=after))
-        self.add(ln.Assign(0, target=self.local(stmt.var.name), value=f"{items}[{index}]"))
+        self.add(ln.Assign(0, target=self.local(stmt.var.name), value=member))
 
         def body():
             self.bind(stmt.var.name)
@@ -779,6 +784,12 @@ class Lowerer:
             self.add(ln.Goto(0, target=head))
         self.loop_body(body)
         self.start(after)
+
+    def kept_members(self, stmt: ast.For, items: str, index: str) -> tuple[str, str]:
+        """A suspending loop's members kept in its frame's slot `items` (the lines that keep them
+        added here): the code of how many there are and of the one at `index`."""
+        self.add(ln.Assign(0, target=items, value=self.members(stmt.var, stmt.source, stmt.where)))
+        return f"len({items})", f"{items}[{index}]"
 
     def suspend_Repeat(self, stmt: ast.Repeat, depth: int) -> None:
         count = self.scope.hidden(stmt, 0)

@@ -545,12 +545,14 @@ class ViewBuilder:
         parts = [f"{i} {name}" for i, name in enumerate(routine.locals)] + routine.hidden_doc
         return "L: " + ", ".join(parts) if parts else ""
 
-    def emit(self, signal: str, emitter=None, in_force=in_force_test, params=None, plain_run=None) -> dict[str, Any]:
+    def emit(self, signal: str, emitter=None, in_force=in_force_test, params=None, plain_run=None,
+             framed_run=None) -> dict[str, Any]:
         """What emit_<signal> runs: each trigger on it of the effects in play and of cards'
         abilities in force, whose condition holds. `emitter(bindings)`, `in_force(card, slots)`,
-        the arguments' names and `plain_run(routine, args)` (a run of a trigger that cannot
-        suspend) write it: the generated package's by default, the native engine's
-        (machine/signals.py) from the same triggers."""
+        the arguments' names, `plain_run(routine, args)` (a run of a trigger that cannot
+        suspend) and `framed_run(routine, args)` (the frame of one, where the signal suspends)
+        write it: the generated package's by default, the native engine's (machine/signals.py)
+        from the same triggers."""
         gen, model = self.gen, self.model
         emitter = emitter or self.emitter
         width = gen.emit_arity[signal]
@@ -568,7 +570,9 @@ class ViewBuilder:
                 ex = emitter([(n, values[n], n in nonnull) for n in routine.params])
                 when = ex.test(trigger.when) if trigger.when is not None else None
                 args = [values[n] for n in routine.params]
-                if suspends:
+                if suspends and framed_run is not None:
+                    run = framed_run(routine, args)
+                elif suspends:
                     pad = 0 if routine.plain_name else routine.size - len(routine.params)
                     run = gen.frame(routine.step_id, args, pad)
                 elif plain_run is not None:

@@ -5,9 +5,10 @@ every command that plays games through `Game`.
 Python crosses into the engine once per decision: `run` and `resume` pack the State's machine part
 into a position, run the native steps until the next decision (or the end), and unpack the
 position back into the State, so views, records, bots and the table read the State they always
-read. The frames stay in the native engine's form in the State (a local none is NONE, an unbound
-one UNBOUND): the same step ids and block numbers as the generated package's frames, but only this
-program steps them. What the native module does not run (an evaluation or a policy rule
+read. The frames and the pending decision are the Machine's structs while the engine runs
+(templates/frames.pxi.j2) and cross as the generated package's lists and dict, in the native
+engine's values (a local none is NONE, an unbound one UNBOUND): the same step ids and block numbers
+as the generated package's frames, but only this program steps them. What the native module does not run (an evaluation or a policy rule
 refused natively, invariants, a designer test's own statements: designer.py) is answered by the
 generated package on the same State.
 
@@ -26,7 +27,7 @@ from rulespec.compiler.backends.machine.layout import Layout
 from rulespec.compiler.backends.machine.packing import pack_state, unpack_state
 from rulespec.runtime.game import new_state  # the one way into a game: checks the params
 from rulespec.runtime.policy import resolve
-from rulespec.runtime.state import RuleError, State, copy_plain
+from rulespec.runtime.state import RuleError, State
 from rulespec.runtime.values import RULE_FAILURES, rule_error_of
 
 
@@ -105,9 +106,9 @@ class NativeProgram:
         changed it since it crossed out (a decision taken on the state just reached)."""
         module = self.module
         position = module.Position(packed or self._packed(state), state.params, state.effects)
+        module.control_in(position, state.frames, state.pending)
         objects = module.Objects(log=state.log, log_at=state.log_at, log_marks=state.log_marks,
-                                 shown=state.shown, dice=state.dice, rolled=state.rolled,
-                                 frames=state.frames)
+                                 shown=state.shown, dice=state.dice, rolled=state.rolled)
         objects.pending = state.pending
         objects.trace = state.trace  # a traced game's counts, kept in place (simulate's card uses)
         return position, objects
@@ -117,8 +118,8 @@ class NativeProgram:
         module = self.module
         packed = module.packed(position)
         unpack_state(module, packed, state)
-        state.pending, state.result = objects.pending, objects.result
-        state.frames, state.shown = objects.frames, objects.shown
+        state.pending, state.result = module.pending_out(position, objects), objects.result
+        state.frames, state.shown = module.frames_out(position), objects.shown
         state.effects = module.effects_out(position)  # the generated package's form
         state.forget_kept()  # nothing the generated package kept holds after native moves
         state.memo[PACKED] = (packed, *_unchanged(state))
@@ -284,8 +285,8 @@ class NativeProgram:
         if first is None and (state.result is not None or state.pending is None):
             return state.result, (None if state.result is not None else self.evaluate(state, bot, player))
         position = self.module.Position(self._packed(state), state.params, state.effects)
-        objects = self.module.Objects(shown=state.shown[:], dice=state.dice[:], frames=copy_plain(state.frames))
-        objects.pending = state.pending  # read, never changed: the decision is taken on the frames' copy
+        self.module.control_in(position, state.frames, state.pending)  # copied: `state` is untouched
+        objects = self.module.Objects(shown=state.shown[:], dice=state.dice[:])
         turns = None if clock is None else (clock.owner, clock.run, -1 if clock.pending is None else clock.pending)
         try:
             ties.rng, result, score, turns = self.module.scored_playout(

@@ -21,6 +21,7 @@ from rulespec.compiler.backends.machine.allowed import native_in_force
 from rulespec.compiler.backends.machine.defines import Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
 from rulespec.compiler.backends.machine.effects import NativeView
+from rulespec.compiler.backends.machine.frames import pushed_frame
 
 # What the generated package's emit names that the native one writes itself: note_signal (the
 # template counts a traced game's signals), UNBOUND and new_frame (the steps template's).
@@ -127,7 +128,7 @@ class SignalCompiler:
         gen.uses["rules"] = set()
         try:
             view = NativeView(self.model, gen).emit(signal, self.procedures.defines.emitter, native_in_force,
-                                                    params, self.plain_run)
+                                                    params, self.plain_run, self.framed_run)
             self.procedures.defines.check_names(gen.uses["rules"] - SIGNAL_NAMES, whens)
             self.done[function] = NativeEmit(signal, function, params, suspends, view["effects"],
                                              view["abilities"], self.procedures.defines.effect_width(view["effects"]),
@@ -138,6 +139,11 @@ class SignalCompiler:
         finally:
             gen.uses["rules"] |= before
         return self.done[function]
+
+    def framed_run(self, routine, args: list[str]) -> str:
+        """A run of a trigger of a signal that suspends: its frame pushed (frames.py), the emit
+        turning the runs it pushed so that the first lies on top."""
+        return pushed_frame(routine.step_id, args)
 
     def plain_run(self, routine, args: list[str]) -> str:
         """A run of a plain trigger natively: its number in the dispatch and its arguments."""

@@ -2,13 +2,15 @@
 a menu, a call of one that waits) lowered by the one Lowerer into the same numbered blocks as the
 generated package's step function, in the Cython dialect; the wrappers that run a plain procedure
 in a frame; and the loop that runs the frames until a decision is pending (templates/
-steps.pxi.j2).
+steps.pxi.j2, frames.pxi.j2).
 
-A frame is the generated package's `[step, pc, locals, answer]`, with the same step ids and the
-same block numbers (one lowering), so a frame goes from one engine to the other by converting its
-values only: natively a local is a C `int64_t` while the step runs, loaded from the frame's list
-when it starts and stored back before it returns; none is NONE and an unbound local UNBOUND (a
-sentinel no value takes). A suspending loop's members stay a Python list in the frame.
+A frame is a `Frame` struct over the Machine's slots (frames.py), with the generated package's
+step ids and block numbers (one lowering): while a step runs its locals are C `int64_t`s, loaded
+from its slots when it starts and stored back before it returns; none is NONE and an unbound
+local UNBOUND (a sentinel no value takes). A suspending loop's members lie in its frame after the
+locals (its slot holds their count). A choice's options are made into the pending decision's
+array, and each place a decision is asked is a numbered site. At the crossing a frame is the
+generated package's list `[step, pc, locals, answer]` (a suspending loop's members a list).
 
 A game runs natively only when every step compiles (`NativeSteps.refused` empty): else the first
 refusal is its note, and the game runs on the Python engine.
@@ -23,6 +25,7 @@ from rulespec.compiler.backends.codegen.analysis import Routine
 from rulespec.compiler.backends.codegen.names import mangle
 from rulespec.compiler.backends.machine.defines import Refused
 from rulespec.compiler.backends.machine.dialect import Unsupported
+from rulespec.compiler.backends.machine.frames import FRAME_ROOM, SLOT_ROOM, pushed_frame
 from rulespec.compiler.backends.machine.procedures import (NativeLowerer, NativeProcedure, ProcedureCompiler,
                                                            render_lines)
 from rulespec.compiler.frontend import ast
@@ -46,6 +49,9 @@ class NativeStep:
     blocks: list[tuple[int, str]] = field(default_factory=list)  # (pc, Cython body)
     wraps: NativeProcedure | None = None
     event_done: bool = False
+    size: int = 0  # its frame's slots: the generated package's locals, then members kept
+    locals_size: int = 0  # the generated package's locals alone (the crossing's list)
+    kept: list[tuple[int, int]] = field(default_factory=list)  # (slot, where its members start)
 
 
 @dataclass
@@ -57,6 +63,11 @@ class NativeSteps:
     compiled: list[NativeStep] = field(default_factory=list)
     refused: list[Refused] = field(default_factory=list)
     start: tuple[int, int] | None = None  # (step, frame size) of the `start` block
+    sites: list[tuple[str, str]] = field(default_factory=list)  # by number: (location, ids table), as code
+    option_room: int = 1  # the options of one decision at most
+    arity: int = 2  # the arguments a frame is pushed with, at most (an event's: you, this)
+    frame_room: int = FRAME_ROOM
+    slot_room: int = SLOT_ROOM
 
     @property
     def runnable(self) -> list[NativeStep]:
@@ -76,9 +87,14 @@ class StepLowerer(NativeLowerer):
     """The native Lowerer for a routine that may suspend: blocks joined by jumps, as the
     generated package's step function, its locals C values while the step runs."""
 
+    ANSWER = "frame.answer"
+
     def __init__(self, compiler: ProcedureCompiler, routine: Routine):
         super().__init__(compiler, routine)
         self.resumable = True
+        self.size = routine.size  # the frame's slots: members kept go after the locals
+        self.kept: list[tuple[int, int]] = []
+        self.option_room = 1
 
     def offered_first(self, test: ast.Expr, block: ast.Block) -> str | None:
         """The options are made again at the choice (the same state, so the same options): the
@@ -88,10 +104,25 @@ class StepLowerer(NativeLowerer):
     def members(self, var: ast.Ident, source: ast.Expr, where: ast.Expr | None,
                 action: ast.ActionRef | None = None, as_list: bool = True,
                 named: ast.Ident | None = None) -> str:
-        """The members as a Python list (a choice's options, a suspending loop's items), made at
-        the top level of a block, where every suspension point lies."""
+        """A choice's options, made at the top level of a block (where every suspension point
+        lies) into the pending decision's array: the code of how many there are."""
         buffer, count = self.made_members(var, source, self.where_allowed(where, action), 0)
-        return f"list_of({buffer}, {count})"
+        self.option_room = max(self.option_room, dict(self.buffers)[buffer])
+        return f"take_options(state, {buffer}, {count})"
+
+    def kept_members(self, stmt: ast.For, items: str, index: str) -> tuple[str, str]:
+        """The members kept in the frame after its locals, their count in the loop's slot."""
+        buffer, count = self.made_members(stmt.var, stmt.source, stmt.where, 0)
+        start = self.size
+        self.size += dict(self.buffers)[buffer]
+        self.kept.append((self.routine.hidden[id(stmt)], start))
+        self.add(ln.Call(0, code=f"memcpy(L + {start}, {buffer}, {count} * sizeof(int64_t))"))
+        self.add(ln.Assign(0, target=items, value=count))
+        return items, f"L[{start} + {index}]"
+
+    def new_frame(self, routine: Routine, args: list[str]) -> str:
+        """A push of the frame (a tail call's Push pops this frame first: statements.pxi.j2)."""
+        return pushed_frame(routine.step_id, args)
 
 
 class StepCompiler:
@@ -105,6 +136,7 @@ class StepCompiler:
     def all(self) -> NativeSteps:
         out = NativeSteps(repr(tuple(self.model.players)),
                           repr(tuple(e.name.name for e in self.model.entities)))
+        self.out = out
         for step_id, (function, routine) in enumerate(self.gen.steps):
             try:
                 out.compiled.append(self.step(step_id, function, routine))
@@ -117,6 +149,8 @@ class StepCompiler:
         start = next((r for r in self.gen.routines if r.kind == "start"), None)
         if start is not None and start.step_id is not None:
             out.start = (start.step_id, start.size)
+        out.arity = max([2] + [len(r.params) for r in self.gen.routines])
+        out.slot_room = max(SLOT_ROOM, 4 * max([s.size for s in out.compiled] + [0]))
         return out
 
     def step(self, step_id: int, function: str, routine: Routine | None) -> NativeStep:
@@ -130,7 +164,8 @@ class StepCompiler:
             if not isinstance(made, NativeProcedure):
                 raise Unsupported(f"runs {routine.label}, which is not compiled natively"
                                   + (f" ({made.root})" if made is not None else ""))
-            return NativeStep(step_id, function, routine.label, wraps=made)
+            return NativeStep(step_id, function, routine.label, wraps=made, size=len(made.params),
+                              locals_size=len(made.params))
         if routine.kind not in ("procedure", "start", "event", "action", "trigger"):
             raise Unsupported(f"is {routine.label}, a kind of routine the native engine does not run yet")
         return self.lowered(step_id, function, routine)
@@ -155,9 +190,26 @@ class StepCompiler:
         slots = [(mangle("local", n), i) for n, i in routine.slots.items()]
         locals_ = [name for name, _ in slots] + lowerer.temps
         save = "\n".join(f"L[{i}] = {name}" for name, i in slots) or "pass"
+        for line in (line for b in blocks for line in b.lines if isinstance(line, (ln.Choose, ln.Menu))):
+            self.asked_at(line)
+        self.out.option_room = max(self.out.option_room, lowerer.option_room)
         return NativeStep(step_id, function, routine.label, gen.where(routine.span),
                           list(dict.fromkeys(locals_)), slots, lowerer.buffers,
-                          [(b.label.number, render_lines(b.lines, save)) for b in blocks])
+                          [(b.label.number, render_lines(b.lines, save)) for b in blocks],
+                          size=lowerer.size, locals_size=routine.size, kept=lowerer.kept)
+
+    def asked_at(self, line: ln.Choose | ln.Menu) -> None:
+        """A decision's site numbered (its location and the ids of its options), and its options'
+        names made from the list the loud branch makes of the pending decision (`offered`)."""
+        line.site = len(self.out.sites)
+        self.out.sites.append((line.at, line.id_table))
+        if isinstance(line, ln.Choose):
+            head = "option_names(values"
+            if not line.names.startswith(head):
+                raise InternalError(f"a choice's names are not made from its values: {line.names}")
+            line.names = "option_names(offered" + line.names[len(head):]
+        else:
+            self.out.option_room = max(self.out.option_room, len(line.options))
 
 
 # The names a step's code uses that the steps template writes (templates/steps.pxi.j2).
