@@ -90,6 +90,11 @@ class CythonDialect(PythonDialect):
         self.fields = {f.name: f for f in layout.fields}
         self.enum_place = {v.name: i for e in model.enums.values() for i, v in enumerate(e.values)}
         self.param_place = {name: i for i, name in enumerate(model.all_params())}
+        # an int param's cell and its declared top (a game's params are checked against it when
+        # it is made): a range up to one has that many numbers at most
+        self.param_top = {f"{PARAMS}[{self.param_place[name]}]": decl.high.value
+                          for name, decl in model.all_params().items()
+                          if decl.type.name == "int" and isinstance(decl.high, ast.IntLit)}
         self.loops = Loops()
 
     # ------------------------------------------------------------ values
@@ -283,7 +288,9 @@ class CythonDialect(PythonDialect):
         if isinstance(walk, Span) and walk.location is None:
             return self.clause(var, iterable), max(room, int(walk.high) - int(walk.low) + 1)
         if isinstance(walk, Span):
-            room = max(room, RANGE_ROOM)
+            top = self.param_top.get(walk.high)
+            low = int(walk.low) if walk.low.lstrip("-").isdigit() else None
+            room = max(room, RANGE_ROOM if top is None or low is None else top - low + 1)
             end = f"range_end_within({walk.low}, {walk.high}, {walk.location}, {room})"
             return f"{var} in range({walk.low}, {end})", room
         return self.clause(var, iterable), room

@@ -111,8 +111,10 @@ class Layout:
 OBJECTS = (
     ("effects", "lasting effects: any number in play, so not in this struct; the native engine holds"
                 " them beside it, in its Machine (machine/effects.py: a room of Effect structs)"),
-    ("frames", "suspended procedures: frames of any depth holding locals (stage 4: structs)"),
-    ("pending", "the pending decision: options, ids and prompt as Python values (stage 4)"),
+    ("frames", "suspended procedures: frames of any depth; the native engine holds them beside this"
+               " struct, in its Machine's Control (machine/frames.py: Frame structs over a stack of slots)"),
+    ("pending", "the pending decision: its options there too (a C array and a numbered site); the"
+                " prompt, ids and labels a person reads are Python values"),
     ("result", "the result: winner and reason text, set once at the end"),
     ("log", "log lines: text of any length and number (stage 4: line numbers and arguments)"),
     ("log_at", "each log line's spec location: text, one a line"),
