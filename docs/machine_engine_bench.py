@@ -1,6 +1,6 @@
 """The native engine's figures in docs/BENCHMARKS.md (b), "The native engine: every game".
 
-    python docs/machine_engine_bench.py random [GAME...]   # bench: pure Python vs --backend machine, 3 interleaved rounds
+    python docs/machine_engine_bench.py random [GAME...]   # bench: pure Python vs --backend machine (also on 20x the games), 3 interleaved rounds
     python docs/machine_engine_bench.py policy GAME N      # N policy-bot games: pure Python vs natively, 2 rounds
     python docs/machine_engine_bench.py build GAME...      # the native engine's build CPU, into a fresh cache
     python docs/machine_engine_bench.py pairs N            # N paired base / Chinese Civil War games of the default bot natively
@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+MACHINE_SCALE = 20
 RANDOM_GAMES = {"the_fox_in_the_forest": 1000, "risk_balance_of_power": 100, "heldenhain": 60,
                 "terraforming_mars": 20, "twilight_struggle": 40}
 
@@ -30,16 +31,22 @@ def random_play(games: list[str]) -> None:
         ratios = []
         for r in range(3):
             rates = {}
-            for backend in ("generated", "machine"):
+            games_of = RANDOM_GAMES.get(game, 20)
+            # the machine's side also on MACHINE_SCALE times the games: its time on the same games
+            # is a few milliseconds, too short to measure
+            for backend, games in (("generated", games_of), ("machine", games_of),
+                                   ("machine", games_of * MACHINE_SCALE)):
                 out = subprocess.run([sys.executable, "-m", "rulespec", "bench", game, "--backend", backend,
-                                      "--games", str(RANDOM_GAMES.get(game, 20)), "--json"],
+                                      "--games", str(games), "--json"],
                                      capture_output=True, text=True, env=env, check=True)
                 o = json.loads(out.stdout)[backend]
-                rates[backend] = (o["decisions"], o["cpu_seconds"], o["errors"])
-            (dg, cg, eg), (dm, cm, em) = rates["generated"], rates["machine"]
-            ratios.append((dm / cm) / (dg / cg))
-            print(f"{game} round {r + 1}: {dg} decisions (errors {eg}/{em}, same: {dg == dm}); pure Python"
-                  f" {dg / cg:,.0f}/CPU-s, machine {dm / cm:,.0f}/CPU-s: {ratios[-1]:.1f}x", flush=True)
+                rates[backend, games] = (o["decisions"], o["cpu_seconds"], o["errors"])
+            (dg, cg, eg), (dm, _, em) = rates["generated", games_of], rates["machine", games_of]
+            dl, cl, el = rates["machine", games_of * MACHINE_SCALE]
+            ratios.append((dl / cl) / (dg / cg))
+            print(f"{game} round {r + 1}: {dg} decisions (errors {eg}/{em}/{el}, same: {dg == dm}); pure Python"
+                  f" {dg / cg:,.0f}/CPU-s, machine {dl / cl:,.0f}/CPU-s over {dl} decisions:"
+                  f" {ratios[-1]:.1f}x", flush=True)
         print(f"{game}: median {statistics.median(ratios):.1f}x", flush=True)
 
 
