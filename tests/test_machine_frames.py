@@ -62,3 +62,22 @@ def test_locals_past_the_room_are_refused_naming_it():
         return [[step, 0, [], None] for _ in range(60)]
     with pytest.raises(RuleError, match="SLOT_ROOM"):
         room_check(next(f for f in GAMES if f.name == "heldenhain"), widest)
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=lambda p: p.name)
+def test_a_copy_of_a_machine_holds_the_same_state_frames_and_decision(folder):
+    """copy_machine (a search's copy natively) copies what the rules read and the frames and
+    options in use: the copy packs to the same bytes and crosses out the same frames and decision."""
+    engine = machine(folder)
+    module = engine.module
+    for game in random_walk(Game(engine, seed=3), 3):
+        state = game.state
+        if state.pending is None or state.decisions % 7:
+            continue
+        position = module.Position(engine._packed(state), state.params, state.effects)
+        module.control_in(position, state.frames, state.pending)
+        copy = module.copy_of(position)
+        assert module.packed(copy) == module.packed(position)
+        assert module.frames_out(copy) == state.frames
+        assert module.pending_out(copy, module.Objects()) == module.pending_out(position, module.Objects())
+        assert module.effects_out(copy) == module.effects_out(position)
