@@ -39,10 +39,13 @@ BENCH_GAMES = {"twilight_struggle": 10, "terraforming_mars": 5, "heldenhain": 10
 # The rungs of docs/BENCHMARKS.md's ladder table: (game, upper, lower).
 RUNGS = tuple((game, "policy", "random") for game in GAMES) + (
     ("twilight_struggle", "rollout@4x3x2", "policy"), ("twilight_struggle", "rollout@6x3x3x1", "rollout@4x3x2"),
+    ("twilight_struggle", "rollout@6x3x6x1", "rollout@6x3x3x1"),
     ("the_fox_in_the_forest", "rollout@4x8x3", "policy"),
     ("the_fox_in_the_forest", "rollout@16x8x6x1", "rollout@4x8x3"),
+    ("the_fox_in_the_forest", "rollout@16x16x6x1", "rollout@16x8x6x1"),
     ("terraforming_mars", "rollout@4x2tx2", "policy"), ("terraforming_mars", "rollout@4x4tx2", "rollout@4x2tx2"),
     ("heldenhain", "rollout@4x3x2", "policy"), ("heldenhain", "rollout@8x7x2x1", "rollout@4x3x2"),
+    ("heldenhain", "rollout@8x7x4x1", "rollout@8x7x2x1"),
     ("risk_balance_of_power", "rollout@8x2tx3x1", "policy"),
     ("risk_balance_of_power", "rollout:feldzug:lagebild@12x2tx4x1", "rollout@8x2tx3x1"),
 )
