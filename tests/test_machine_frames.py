@@ -58,7 +58,7 @@ def test_frames_nested_past_the_room_are_refused_naming_it():
 
 def test_locals_past_the_room_are_refused_naming_it():
     def widest(state, module):  # the step keeping the most members: its frames outgrow the slots first
-        step = max(module.STEP_KEPT, key=lambda s: max(start for _, start in module.STEP_KEPT[s]))
+        step = max(module.STEP_KEPT, key=lambda s: max(module.STEP_KEPT[s].values()))
         return [[step, 0, [], None] for _ in range(60)]
     with pytest.raises(RuleError, match="SLOT_ROOM"):
         room_check(next(f for f in GAMES if f.name == "heldenhain"), widest)
